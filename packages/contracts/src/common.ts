@@ -1,0 +1,54 @@
+import { z } from './zod.js';
+
+/** Short service prefix in every credential: `msa_test_…`, `msa_live_…`, `msa_client_…`. */
+export const SERVICE_PREFIX = 'msa';
+export const API_VERSION = '1';
+
+export const SCOPES = ['catalog:read', 'shops:read', 'requests:write', 'requests:read'] as const;
+export const Scope = z.enum(SCOPES).openapi('Scope');
+export type Scope = z.infer<typeof Scope>;
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'catalog:read': 'Read base products, printed from-prices, colors, sizes and availability',
+  'shops:read': 'List the public merch shops',
+  'requests:write': 'Create a shop request on behalf of an organization',
+  'requests:read': 'Read the status of shop requests created with the same credentials',
+};
+
+export const Mode = z.enum(['sandbox', 'live']).openapi('Mode');
+export type Mode = z.infer<typeof Mode>;
+
+export const Decoration = z.enum(['dtf', 'stick', 'dtg']);
+export type Decoration = z.infer<typeof Decoration>;
+
+/** The figures of spec §8, in one place for code, documents and the ApiKey `limits`. */
+export const LIMITS = {
+  ratePerMinuteWithCredentials: 300,
+  ratePerMinuteAnonymous: 60,
+  liveShopRequestsPerDay: 5,
+  sandboxShopRequestsPerDay: 200,
+  keyCreationsPerIpPerDay: 10,
+  listProductsLimitMax: 250,
+  listProductsLimitDefault: 50,
+  productsPerShopRequest: 20,
+  shopNameMax: 80,
+  notesMax: 2000,
+  occasionMax: 120,
+  commentMax: 500,
+  queryQMax: 100,
+  queryTypeMax: 60,
+  keyNameMin: 2,
+  keyNameMax: 80,
+  logoMaxBytes: 4 * 1024 * 1024,
+  designWidthMinCm: 1,
+  designWidthMaxCm: 40,
+  accessTokenLifetimeSeconds: 3600,
+  idempotencyWindowSeconds: 24 * 3600,
+} as const;
+
+export const VAT_RATE = 0.19;
+export const CURRENCY = 'EUR';
+export const HANDLE_PATTERN = /^[a-z0-9-]+$/;
+export const SHOP_REQUEST_ID_PATTERN = /^req_[0-9a-f]{16}$/;
+
+export const DateTime = z.iso.datetime({ offset: true });

@@ -1,0 +1,337 @@
+// Builds the OpenAPI 3.1 document from the same zod schemas the services
+// validate with, so the document cannot drift from what the API accepts.
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { API_VERSION, SCOPES, SCOPE_DESCRIPTIONS, type Scope } from './common.js';
+import { ErrorEnvelope } from './errors.js';
+import { Pricing, Product, ProductHandleParams, ProductList, ProductListQuery } from './catalog.js';
+import { ShopList, ShopListQuery } from './shops.js';
+import { ShopRequestBody, ShopRequestIdParams, ShopRequestResult } from './shop-requests.js';
+import {
+  ApiKey,
+  ApiKeyRequest,
+  ClientRegistration,
+  ClientRegistrationRequest,
+  Principal,
+  TokenRequest,
+  TokenResponse,
+} from './identity.js';
+import { z } from './zod.js';
+
+/** The 17 operations of spec §4, by operationId. */
+export const OPERATION_IDS = [
+  'listProducts',
+  'getProduct',
+  'getPricing',
+  'listPublicShops',
+  'createShopRequest',
+  'getShopRequest',
+  'getVersioningPolicy',
+  'getOnboarding',
+  'getKeyOnboarding',
+  'createApiKey',
+  'getCurrentPrincipal',
+  'issueAccessToken',
+  'registerClient',
+  'mcpEndpoint',
+  'getOpenApi',
+  'getAgentInstructions',
+  'getServiceDocument',
+] as const;
+export type OperationId = (typeof OPERATION_IDS)[number];
+
+type Security = 'open' | 'none' | Scope | 'any';
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorEnvelope } },
+});
+
+const rateLimitHeaders = z.object({
+  'API-Version': z.string().openapi({ example: API_VERSION }),
+  RateLimit: z.string().optional().openapi({ example: '"default";r=299;t=60' }),
+  'RateLimit-Policy': z.string().optional().openapi({ example: '"default";q=300;w=60' }),
+});
+
+const IdempotencyHeader = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({ description: 'Same key and body within 24 h replays the first response (`Idempotent-Replayed: true`).' }),
+});
+
+const FreeForm = z.record(z.string(), z.unknown());
+
+function securityFor(security: Security): RouteConfig['security'] {
+  if (security === 'none') return [];
+  if (security === 'open') return [{}, { apiKey: [] }, { bearer: [] }, { oauth2: [] }];
+  if (security === 'any') return [{ apiKey: [] }, { bearer: [] }, { oauth2: [] }];
+  return [{ apiKey: [] }, { bearer: [] }, { oauth2: [security] }];
+}
+
+export interface OpenApiOptions {
+  publicBaseUrl: string;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; [key: string]: unknown };
+  servers?: { url: string; description?: string }[];
+  paths?: Record<string, Record<string, { operationId?: string; [key: string]: unknown }>>;
+  components?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export function buildOpenApiDocument({ publicBaseUrl }: OpenApiOptions): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'An API key from POST /v1/keys. `Authorization: Bearer <API_KEY>` works too.',
+  });
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key or an access token from POST /oauth/token.',
+  });
+  registry.registerComponent('securitySchemes', 'oauth2', {
+    type: 'oauth2',
+    flows: {
+      clientCredentials: {
+        tokenUrl: `${publicBaseUrl}/oauth/token`,
+        scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])),
+      },
+    },
+  });
+
+  const op = (
+    operationId: OperationId,
+    config: Omit<RouteConfig, 'operationId' | 'security'> & { security: Security },
+  ) => {
+    const { security, ...rest } = config;
+    registry.registerPath({ ...rest, operationId, security: securityFor(security) });
+  };
+
+  op('listProducts', {
+    method: 'get',
+    path: '/v1/products',
+    tags: ['Catalog'],
+    summary: 'List printable base products',
+    security: 'open',
+    request: { query: ProductListQuery },
+    responses: {
+      200: { description: 'Products', headers: rateLimitHeaders, content: { 'application/json': { schema: ProductList } } },
+      304: { description: 'Not modified (If-None-Match)' },
+      400: errorResponse('A query parameter breaks its bound'),
+      429: errorResponse('Rate limit exceeded'),
+      502: errorResponse('Catalog source unavailable'),
+    },
+  });
+  op('getProduct', {
+    method: 'get',
+    path: '/v1/products/{handle}',
+    tags: ['Catalog'],
+    summary: 'One product with from-price and volume tiers',
+    security: 'open',
+    request: { params: ProductHandleParams },
+    responses: {
+      200: { description: 'Product', content: { 'application/json': { schema: Product } } },
+      304: { description: 'Not modified (If-None-Match)' },
+      400: errorResponse('Invalid handle'),
+      404: errorResponse('Product not found (`product_not_found`)'),
+      429: errorResponse('Rate limit exceeded'),
+    },
+  });
+  op('getPricing', {
+    method: 'get',
+    path: '/v1/pricing',
+    tags: ['Catalog'],
+    summary: 'Pricing overview: free setup, no minimum order',
+    security: 'open',
+    responses: {
+      200: { description: 'Pricing', content: { 'application/json': { schema: Pricing } } },
+      429: errorResponse('Rate limit exceeded'),
+    },
+  });
+  op('listPublicShops', {
+    method: 'get',
+    path: '/v1/shops',
+    tags: ['Shops'],
+    summary: 'Public merch shops',
+    security: 'open',
+    request: { query: ShopListQuery },
+    responses: {
+      200: { description: 'Shops', content: { 'application/json': { schema: ShopList } } },
+      400: errorResponse('Unknown category'),
+      429: errorResponse('Rate limit exceeded'),
+    },
+  });
+  op('createShopRequest', {
+    method: 'post',
+    path: '/v1/shop-requests',
+    tags: ['Shop requests'],
+    summary: 'Request a new merch shop for an organization',
+    security: 'requests:write',
+    request: {
+      headers: IdempotencyHeader,
+      body: { required: true, content: { 'application/json': { schema: ShopRequestBody } } },
+    },
+    responses: {
+      201: { description: 'Received', content: { 'application/json': { schema: ShopRequestResult } } },
+      400: errorResponse('Malformed JSON'),
+      401: errorResponse('Missing credentials'),
+      403: errorResponse('Scope `requests:write` missing'),
+      409: errorResponse('Idempotency key reused with another body'),
+      422: errorResponse('Validation failed; `error.fields` lists each problem'),
+      429: errorResponse('Daily limit reached'),
+      502: errorResponse('Intake unavailable'),
+    },
+  });
+  op('getShopRequest', {
+    method: 'get',
+    path: '/v1/shop-requests/{id}',
+    tags: ['Shop requests'],
+    summary: 'Stored status of a shop request created with the same credentials',
+    security: 'requests:read',
+    request: { params: ShopRequestIdParams },
+    responses: {
+      200: { description: 'Shop request', content: { 'application/json': { schema: ShopRequestResult } } },
+      400: errorResponse('Malformed id'),
+      401: errorResponse('Missing credentials'),
+      403: errorResponse('Created with different credentials'),
+      404: errorResponse('Unknown id'),
+    },
+  });
+  const doc = (operationId: OperationId, path: string, summary: string, markdown: boolean) =>
+    op(operationId, {
+      method: 'get',
+      path,
+      tags: ['Meta'],
+      summary,
+      security: 'none',
+      responses: {
+        200: {
+          description: summary,
+          content: {
+            'application/json': { schema: FreeForm },
+            ...(markdown ? { 'text/markdown': { schema: z.string() } } : {}),
+          },
+        },
+      },
+    });
+  doc('getVersioningPolicy', '/v1/versioning', 'Versioning policy', true);
+  doc('getOnboarding', '/v1/onboarding', 'Onboarding: limits, credentials, OAuth, sandbox', true);
+  doc('getKeyOnboarding', '/v1/keys', 'How to create credentials (same document as /v1/onboarding)', true);
+  op('createApiKey', {
+    method: 'post',
+    path: '/v1/keys',
+    tags: ['Credentials'],
+    summary: 'Create free self-serve credentials',
+    security: 'none',
+    request: {
+      headers: IdempotencyHeader,
+      body: { required: true, content: { 'application/json': { schema: ApiKeyRequest } } },
+    },
+    responses: {
+      201: { description: 'Credentials (secrets shown once)', content: { 'application/json': { schema: ApiKey } } },
+      400: errorResponse('Invalid request'),
+      429: errorResponse('Too many keys from this address today'),
+    },
+  });
+  op('getCurrentPrincipal', {
+    method: 'get',
+    path: '/v1/me',
+    tags: ['Credentials'],
+    summary: 'Who the credentials belong to',
+    security: 'any',
+    responses: {
+      200: { description: 'Principal', content: { 'application/json': { schema: Principal } } },
+      401: errorResponse('Missing or invalid credentials'),
+    },
+  });
+  op('issueAccessToken', {
+    method: 'post',
+    path: '/oauth/token',
+    tags: ['OAuth'],
+    summary: 'OAuth 2.0 client credentials grant',
+    security: 'none',
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': { schema: TokenRequest },
+          'application/json': { schema: TokenRequest },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'Access token', content: { 'application/json': { schema: TokenResponse } } },
+      400: errorResponse('`invalid_request`, `invalid_scope` or `unsupported_grant_type`'),
+      401: errorResponse('`invalid_client`'),
+    },
+  });
+  op('registerClient', {
+    method: 'post',
+    path: '/oauth/register',
+    tags: ['OAuth'],
+    summary: 'Dynamic client registration (RFC 7591)',
+    security: 'none',
+    request: { body: { required: true, content: { 'application/json': { schema: ClientRegistrationRequest } } } },
+    responses: {
+      201: { description: 'Registered client', content: { 'application/json': { schema: ClientRegistration } } },
+      400: errorResponse('`invalid_client_metadata`'),
+      429: errorResponse('Too many registrations from this address today'),
+    },
+  });
+  op('mcpEndpoint', {
+    method: 'post',
+    path: '/mcp',
+    tags: ['MCP'],
+    summary: 'MCP over Streamable HTTP (JSON-RPC 2.0)',
+    security: 'open',
+    request: { body: { required: true, content: { 'application/json': { schema: z.union([FreeForm, z.array(FreeForm)]) } } } },
+    responses: {
+      200: { description: 'JSON-RPC response', content: { 'application/json': { schema: z.union([FreeForm, z.array(FreeForm)]) } } },
+      202: { description: 'Notification accepted' },
+      403: errorResponse('Origin not allowed'),
+    },
+  });
+  op('getOpenApi', {
+    method: 'get',
+    path: '/openapi.json',
+    tags: ['Meta'],
+    summary: 'This OpenAPI 3.1 document',
+    security: 'none',
+    responses: { 200: { description: 'OpenAPI document', content: { 'application/json': { schema: FreeForm } } } },
+  });
+  op('getAgentInstructions', {
+    method: 'get',
+    path: '/llms.txt',
+    tags: ['Meta'],
+    summary: 'Instructions for agents (Markdown)',
+    security: 'none',
+    responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: z.string() } } } },
+  });
+  doc('getServiceDocument', '/', 'Service document with links to every resource', true);
+
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  const document = generator.generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Merch-Shop Agent API',
+      version: `${API_VERSION}.0.0`,
+      description:
+        'Read the catalog and prices of printable base products, list public merch shops, get free credentials, and request a free branded merch shop for a school, club, company, craft business or restaurant in Germany or Austria. Prices are gross incl. 19 % VAT in EUR unless a field is named `netto`.',
+      contact: { url: `${publicBaseUrl}/developers` },
+    },
+    servers: [
+      { url: publicBaseUrl, description: 'Production' },
+      { url: `${publicBaseUrl}/sandbox`, description: 'Sandbox: shop requests are stored, never sent' },
+    ],
+    externalDocs: { url: `${publicBaseUrl}/developers`, description: 'Developer portal' },
+  });
+  return document as unknown as OpenApiDocument;
+}

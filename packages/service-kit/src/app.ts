@@ -1,0 +1,53 @@
+import type { ServiceName } from '@msa/contracts';
+import express, { type Express } from 'express';
+import { errorHandler, notFoundHandler, requireContentType } from './error-handler.js';
+import { healthRoutes } from './health.js';
+import { internalAuth } from './internal-auth.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import { requestContext } from './request-context.js';
+
+export const BODY_LIMIT = '100kb';
+
+export interface ServiceAppOptions {
+  service: ServiceName;
+  logger: Logger;
+  publicBaseUrl: string;
+  /** When set, every route after health and metrics needs a valid X-Internal-Auth for `service`. */
+  internalAuthSecret?: string;
+  ready?: () => Promise<unknown>;
+  metrics?: Metrics;
+  /** Also parse `application/x-www-form-urlencoded` bodies (the OAuth token endpoint). */
+  formBodies?: boolean;
+}
+
+/**
+ * The common front of every service: request id and trace context, metrics,
+ * health, internal auth, JSON body parsing (100 kB). Mount routes on the
+ * result, then call `finishServiceApp` for the 404 and error envelopes.
+ */
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContext(opts.logger));
+  if (opts.metrics) {
+    app.use(opts.metrics.http);
+    app.use(opts.metrics.routes);
+  }
+  app.use(healthRoutes({ ready: opts.ready }));
+  if (opts.internalAuthSecret) app.use(internalAuth(opts.internalAuthSecret, opts.service));
+  const env = { publicBaseUrl: opts.publicBaseUrl };
+  app.use(requireContentType(env, opts.formBodies ? ['application/x-www-form-urlencoded'] : []));
+  app.use(express.json({ limit: BODY_LIMIT }));
+  if (opts.formBodies) app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false }));
+  return app;
+}
+
+export function finishServiceApp(app: Express, opts: Pick<ServiceAppOptions, 'logger' | 'publicBaseUrl'>): Express {
+  const env = { publicBaseUrl: opts.publicBaseUrl };
+  app.use(notFoundHandler(env));
+  app.use(errorHandler(opts.logger, env));
+  return app;
+}

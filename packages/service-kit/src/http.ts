@@ -1,0 +1,31 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+export interface Listening {
+  server: Server;
+  port: number;
+  url: string;
+}
+
+/** Listens on `port` (0 = any free one) and resolves once bound, or rejects on a bind error. */
+export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (err?: Error) => {
+      if (err) return reject(err);
+      const addr = server.address() as AddressInfo;
+      // Behind load balancers with 60 s idle timeouts, keep sockets open longer than they do.
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
+      resolve({ server, port: addr.port, url: `http://127.0.0.1:${addr.port}` });
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish, then drops idle keep-alive sockets. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((err) => (err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(err) : resolve()));
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,44 @@
+import { CallContext, INTERNAL_AUTH_HEADER, type InternalSigner, type ServiceName } from '@msa/contracts';
+import type { RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
+import { appError } from './errors.js';
+
+const TTL_SECONDS = 60;
+const ISSUER = 'msa-internal';
+
+/** Signs `X-Internal-Auth` tokens: HS256, 60 s, audience = the called service. */
+export function createInternalSigner(secret: string): InternalSigner {
+  return (audience: ServiceName, ctx: CallContext) =>
+    jwt.sign({ ctx }, secret, { algorithm: 'HS256', expiresIn: TTL_SECONDS, audience, issuer: ISSUER });
+}
+
+/** Verifies a token for `audience`; returns the context or null. */
+export function verifyInternalToken(secret: string, audience: ServiceName, token: string): CallContext | null {
+  try {
+    const payload = jwt.verify(token, secret, { algorithms: ['HS256'], audience, issuer: ISSUER });
+    if (typeof payload === 'string') return null;
+    const parsed = CallContext.safeParse((payload as { ctx?: unknown }).ctx);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Rejects any call that did not come through the gateway (or another
+ * service) with a valid `X-Internal-Auth` for this service, and puts the
+ * caller's context on `req.ctx`.
+ */
+export function internalAuth(secret: string, audience: ServiceName): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers[INTERNAL_AUTH_HEADER];
+    const ctx = typeof header === 'string' ? verifyInternalToken(secret, audience, header) : null;
+    if (!ctx) {
+      return next(appError('unauthorized', 'Internal authentication is missing or invalid.', {
+        hint: 'Call this API through its public gateway.',
+      }));
+    }
+    req.ctx = ctx;
+    next();
+  };
+}

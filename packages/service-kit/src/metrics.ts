@@ -1,0 +1,49 @@
+import type { RequestHandler, Router } from 'express';
+import { Router as createRouter } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  /** Times every request by method, route pattern and status. */
+  http: RequestHandler;
+  /** `GET /metrics` in the Prometheus text format. */
+  routes: Router;
+  counter(name: string, help: string, labelNames?: string[]): Counter;
+  histogram(name: string, help: string, labelNames?: string[], buckets?: number[]): Histogram;
+}
+
+/** One registry per service instance, so tests can build several apps in one process. */
+export function createMetrics(service: string): Metrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const http: RequestHandler = (req, res, next) => {
+    const end = duration.startTimer();
+    res.on('finish', () => {
+      // The matched pattern, not the raw path, keeps label cardinality bounded.
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || 'unmatched';
+      end({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  };
+  const routes = createRouter();
+  routes.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+  return {
+    registry,
+    http,
+    routes,
+    counter: (name, help, labelNames = []) => new Counter({ name, help, labelNames, registers: [registry] }),
+    histogram: (name, help, labelNames = [], buckets) =>
+      new Histogram({ name, help, labelNames, registers: [registry], ...(buckets ? { buckets } : {}) }),
+  };
+}

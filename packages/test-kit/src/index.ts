@@ -1,0 +1,3 @@
+export * from './context.js';
+export * from './network.js';
+export * from './redis.js';
