@@ -1,0 +1,141 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { OPERATION_IDS, buildOpenApiDocument, type OpenApiDocument, type OperationId } from './openapi.js';
+
+const BASE_URL = 'https://api.example.de';
+
+/** Spec section 4: every operationId with its method and path. */
+const SPEC_OPERATIONS: Record<OperationId, [method: string, path: string]> = {
+  listProducts: ['get', '/v1/products'],
+  getProduct: ['get', '/v1/products/{handle}'],
+  getPricing: ['get', '/v1/pricing'],
+  listPublicShops: ['get', '/v1/shops'],
+  createShopRequest: ['post', '/v1/shop-requests'],
+  getShopRequest: ['get', '/v1/shop-requests/{id}'],
+  getVersioningPolicy: ['get', '/v1/versioning'],
+  getOnboarding: ['get', '/v1/onboarding'],
+  getKeyOnboarding: ['get', '/v1/keys'],
+  createApiKey: ['post', '/v1/keys'],
+  getCurrentPrincipal: ['get', '/v1/me'],
+  issueAccessToken: ['post', '/oauth/token'],
+  registerClient: ['post', '/oauth/register'],
+  mcpEndpoint: ['post', '/mcp'],
+  getOpenApi: ['get', '/openapi.json'],
+  getAgentInstructions: ['get', '/llms.txt'],
+  getServiceDocument: ['get', '/'],
+};
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+interface Operation {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: Record<string, unknown> }[];
+  [key: string]: unknown;
+}
+
+function operations(doc: OpenApiDocument): { method: string; path: string; op: Operation }[] {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, op]) => ({ method, path, op: op as Operation })),
+  );
+}
+
+function operation(doc: OpenApiDocument, id: OperationId): Operation {
+  const found = operations(doc).find(({ op }) => op.operationId === id);
+  if (!found) throw new Error(`operation ${id} missing`);
+  return found.op;
+}
+
+describe('buildOpenApiDocument', () => {
+  const doc = buildOpenApiDocument({ publicBaseUrl: BASE_URL });
+
+  it('lists the 17 operations of spec section 4', () => {
+    expect([...OPERATION_IDS].sort()).toEqual(Object.keys(SPEC_OPERATIONS).sort());
+    expect(OPERATION_IDS).toHaveLength(17);
+  });
+
+  it.each(Object.entries(SPEC_OPERATIONS))('has %s exactly once, at %j', (id, [method, path]) => {
+    const matches = operations(doc).filter(({ op }) => op.operationId === id);
+
+    expect(matches.map(({ method: m, path: p }) => [m, p])).toEqual([[method, path]]);
+  });
+
+  it('has no operation without an operationId of the specification', () => {
+    const ids = operations(doc).map(({ op }) => op.operationId);
+
+    expect(ids.sort()).toEqual([...OPERATION_IDS].sort());
+  });
+
+  it('validates as an OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+
+    const result = await validator.validate(structuredClone(doc));
+
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is checked by a validator that does reject a broken document', async () => {
+    const broken = structuredClone(doc) as unknown as { paths: Record<string, Record<string, { responses: unknown }>> };
+    broken.paths['/v1/products']!.get!.responses = 'none';
+
+    const result = await new Validator().validate(broken);
+
+    expect(result.valid).toBe(false);
+  });
+
+  it('lists production and the sandbox as servers', () => {
+    expect(doc.servers?.map((s) => s.url)).toEqual([BASE_URL, `${BASE_URL}/sandbox`]);
+  });
+
+  it('requires oauth2 scope requests:write for createShopRequest and never allows anonymous calls', () => {
+    const security = operation(doc, 'createShopRequest').security ?? [];
+
+    expect(security).toContainEqual({ oauth2: ['requests:write'] });
+    expect(security).not.toContainEqual({});
+    expect(security.length).toBeGreaterThan(0);
+  });
+
+  it('requires oauth2 scope requests:read for getShopRequest', () => {
+    expect(operation(doc, 'getShopRequest').security).toContainEqual({ oauth2: ['requests:read'] });
+  });
+
+  it('lets listProducts be called with or without credentials', () => {
+    expect(operation(doc, 'listProducts').security).toContainEqual({});
+  });
+
+  it('declares no security for getServiceDocument', () => {
+    expect(operation(doc, 'getServiceDocument').security).toEqual([]);
+  });
+
+  it('points the oauth2 client credentials flow at the token endpoint with every scope', () => {
+    const schemes = (doc.components as { securitySchemes: Record<string, { flows?: Record<string, { tokenUrl: string; scopes: object }> }> })
+      .securitySchemes;
+    const flow = schemes.oauth2?.flows?.clientCredentials;
+
+    expect(flow?.tokenUrl).toBe(`${BASE_URL}/oauth/token`);
+    expect(Object.keys(flow?.scopes ?? {}).sort()).toEqual(['catalog:read', 'requests:read', 'requests:write', 'shops:read']);
+  });
+
+  it('documents the listProducts limit bounds and default', () => {
+    const limit = operation(doc, 'listProducts').parameters?.find((p) => p.name === 'limit');
+
+    expect(limit?.in).toBe('query');
+    expect(limit?.schema).toMatchObject({ minimum: 1, maximum: 250, default: 50 });
+  });
+
+  it('documents the handle path parameter with its pattern', () => {
+    const handle = operation(doc, 'getProduct').parameters?.find((p) => p.name === 'handle');
+
+    expect(handle).toMatchObject({ in: 'path', required: true, schema: { pattern: '^[a-z0-9-]+$' } });
+  });
+
+  it('puts the base URL into every absolute link', () => {
+    const other = buildOpenApiDocument({ publicBaseUrl: 'https://other.example.de' });
+
+    expect(JSON.stringify(other)).not.toContain(BASE_URL);
+  });
+});
