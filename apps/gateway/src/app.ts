@@ -1,0 +1,239 @@
+import { isIP } from 'node:net';
+import {
+  INTERNAL_HEADERS,
+  INTERNAL_AUTH_HEADER,
+  API_VERSION,
+  DEPRECATIONS,
+  type CallContext,
+  type Deprecation,
+  type InternalSigner,
+  type Principal,
+} from '@msa/contracts';
+import {
+  appError,
+  errorHandler,
+  healthRoutes,
+  notFoundHandler,
+  rateLimitedError,
+  requestContext,
+  sendError,
+  setRateLimitHeaders,
+  type Logger,
+  type Metrics,
+  type WindowLimiter,
+} from '@msa/service-kit';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
+import { extractCredential } from './auth/credentials.js';
+import type { KeyResolver } from './auth/key-resolver.js';
+import { InvalidTokenError, type TokenVerifier } from './auth/token-verifier.js';
+import { trustProxySetting } from './config.js';
+import { createDeprecationLookup } from './domain/deprecation.js';
+import { createRouteResolver, ROUTES, type RouteDef, type UpstreamName } from './domain/route-table.js';
+
+export type { UpstreamName };
+import { splitSandbox } from './domain/sandbox-path.js';
+import { createServiceProxy } from './routes/proxy.js';
+
+
+export interface GatewayDeps {
+  logger: Logger;
+  metrics: Metrics;
+  publicBaseUrl: string;
+  trustProxy: string;
+  upstreams: Record<UpstreamName, string>;
+  upstreamTimeoutMs: number;
+  sign: InternalSigner;
+  resolveKey: KeyResolver;
+  verifyToken: TokenVerifier;
+  limiters: { principal: WindowLimiter; anonymous: WindowLimiter };
+  /** Serves the documents (service document, OpenAPI, llms.txt, portal…). */
+  docs: RequestHandler;
+  ready: () => Promise<unknown>;
+  deprecations?: readonly Deprecation[];
+  routes?: readonly RouteDef[];
+}
+
+function clientIp(req: Request): string {
+  const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+
+export function createApp(deps: GatewayDeps): Express {
+  const { logger, metrics, publicBaseUrl } = deps;
+  const env = { publicBaseUrl };
+  const resolveRoute = createRouteResolver(deps.routes ?? ROUTES);
+  const deprecation = createDeprecationLookup(deps.deprecations ?? DEPRECATIONS, publicBaseUrl);
+  const rejections = metrics.counter('gateway_rate_limit_rejections_total', 'Requests refused by a rate limit', ['policy']);
+  const upstreamErrors = metrics.counter('gateway_upstream_errors_total', 'Upstream failures by service and kind', ['service', 'kind']);
+  const limiterErrors = metrics.counter('gateway_rate_limiter_errors_total', 'Rate-limit checks skipped because Redis failed');
+  const proxies = Object.fromEntries(
+    (Object.keys(deps.upstreams) as UpstreamName[]).map((service) => [
+      service,
+      createServiceProxy({
+        service,
+        target: deps.upstreams[service],
+        timeoutMs: deps.upstreamTimeoutMs,
+        publicBaseUrl,
+        logger,
+        upstreamErrors,
+      }),
+    ]),
+  ) as Record<UpstreamName, RequestHandler>;
+  const resourceMetadata = `${publicBaseUrl}/.well-known/oauth-protected-resource`;
+
+  const unauthorized = (message: string, invalidToken: boolean) =>
+    appError('unauthorized', message, {
+      headers: {
+        'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadata}"${invalidToken ? ', error="invalid_token"' : ''}`,
+      },
+    });
+
+  async function authenticate(req: Request, route: RouteDef, ctx: Omit<CallContext, 'principal' | 'sandbox'>): Promise<Principal | null> {
+    if (route.auth === 'none') return null;
+    const credential = extractCredential(req.headers);
+    if (!credential) {
+      if (route.auth === 'required') {
+        throw unauthorized('This operation needs credentials. Create free ones with POST /v1/keys.', false);
+      }
+      return null;
+    }
+    if (credential.kind === 'malformed') throw unauthorized(credential.reason, true);
+    if (credential.kind === 'api_key') {
+      const principal = await deps.resolveKey(credential.value, { ...ctx, principal: null, sandbox: false });
+      if (!principal) throw unauthorized('The API key is unknown.', true);
+      return principal;
+    }
+    try {
+      return await deps.verifyToken(credential.value);
+    } catch (err) {
+      if (err instanceof InvalidTokenError) throw unauthorized(err.message, true);
+      throw err;
+    }
+  }
+
+  function requireScope(route: RouteDef, principal: Principal | null) {
+    if (!route.scope || !principal || principal.scopes.includes(route.scope)) return;
+    throw appError('insufficient_scope', `These credentials lack the scope "${route.scope}" that ${route.operation} needs.`, {
+      headers: {
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${route.scope}", resource_metadata="${resourceMetadata}"`,
+      },
+    });
+  }
+
+  let lastLimiterWarning = 0;
+  async function limit(req: Request, res: Response, principal: Principal | null, ip: string) {
+    const limiter = principal ? deps.limiters.principal : deps.limiters.anonymous;
+    let result;
+    try {
+      result = await limiter.consume(principal ? `p:${principal.id}` : `ip:${ip}`);
+    } catch (err) {
+      // An unavailable limiter must not take the API down with it: let the request through.
+      limiterErrors.inc();
+      if (Date.now() - lastLimiterWarning > 10_000) {
+        lastLimiterWarning = Date.now();
+        req.log.warn({ err }, 'rate limiter unavailable; requests pass unlimited');
+      }
+      return;
+    }
+    setRateLimitHeaders(res, result.state);
+    if (!result.allowed) {
+      rejections.inc({ policy: limiter.policy });
+      throw rateLimitedError(
+        result.state,
+        principal
+          ? `More than ${limiter.points} requests in a minute with these credentials.`
+          : `More than ${limiter.points} requests in a minute from this address without credentials.`,
+        principal ? undefined : 'Wait for Retry-After seconds, or send credentials (POST /v1/keys) for 300 requests per minute.',
+      );
+    }
+  }
+
+  const gateway: RequestHandler = async (req, res, next) => {
+    const { sandbox: sandboxPath, path } = splitSandbox(req.path);
+    const resolution = resolveRoute(req.method, path);
+    if (resolution.kind === 'not_found') {
+      return sendError(res, env, 'not_found', `No resource at ${req.method} ${req.path}.`);
+    }
+    if (resolution.kind === 'method_not_allowed') {
+      const allow = [...resolution.allowed, ...(resolution.allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      res.setHeader('Allow', allow);
+      if (req.method === 'OPTIONS') return void res.status(204).end();
+      return sendError(res, env, 'method_not_allowed', `${req.method} is not allowed on ${path}.`, { headers: { Allow: allow } });
+    }
+    const route = resolution.route;
+
+    for (const h of INTERNAL_HEADERS) delete req.headers[h];
+    const ip = clientIp(req);
+    const base = { ip, request_id: req.id, traceparent: req.traceparent };
+    const principal = await authenticate(req, route, base);
+    requireScope(route, principal);
+    await limit(req, res, principal, ip);
+
+    const dep = deprecation(req.method === 'HEAD' ? 'GET' : req.method, path);
+    if (dep) for (const [k, v] of Object.entries(dep)) res.setHeader(k, v);
+
+    // A sandbox key makes every path sandbox; a live key on /sandbox stays on the sandbox.
+    const sandbox = sandboxPath || principal?.mode === 'sandbox';
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    req.url = path + query;
+
+    if (route.target === 'docs') {
+      res.locals.sandbox = sandbox;
+      res.locals.principal = principal;
+      return next();
+    }
+
+    const ctx: CallContext = { ...base, principal, sandbox };
+    if (route.auth !== 'none') {
+      // Credentials stop here; services get the verified principal instead.
+      delete req.headers.authorization;
+      delete req.headers['x-api-key'];
+    }
+    req.headers[INTERNAL_AUTH_HEADER] = deps.sign(route.target, ctx);
+    req.headers['x-request-id'] = req.id;
+    req.headers.traceparent = req.traceparent;
+    req.headers['x-forwarded-host'] = req.headers.host ?? new URL(publicBaseUrl).host;
+    req.headers['x-forwarded-proto'] = req.protocol;
+    req.headers['x-forwarded-for'] = ip;
+    req.headers['x-forwarded-prefix'] = sandboxPath ? '/sandbox' : '';
+    return proxies[route.target](req, res, next);
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', trustProxySetting(deps.trustProxy));
+  app.use((_req, res, next) => {
+    res.setHeader('API-Version', API_VERSION);
+    next();
+  });
+  app.use(requestContext(logger));
+  app.use(metrics.http);
+  app.use(
+    helmet({
+      // Documents are self-contained; inline styles are the portal's only extra.
+      contentSecurityPolicy: { directives: { 'default-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  app.use(healthRoutes({ ready: deps.ready }));
+  app.use(gateway);
+  app.use(deps.docs);
+  app.use(notFoundHandler(env));
+  app.use(errorHandler(logger, env));
+  return app;
+}
+
+/** The gateway's /metrics lives on its own port, which is never published. */
+export function createAdminApp(metrics: Metrics): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(metrics.routes);
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  return app;
+}
+
+export type { NextFunction };

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import type { CallContext, IdentityClient, Principal } from '@msa/contracts';
+
+interface Entry {
+  principal: Principal | null;
+  expires: number;
+}
+
+export interface KeyResolverOptions {
+  identity: IdentityClient;
+  ttlMs: number;
+  /** Unknown keys are remembered for less time, so a key created a moment ago works soon. */
+  negativeTtlMs?: number;
+  maxEntries?: number;
+}
+
+/**
+ * Resolves API keys through identity's introspection, with a short
+ * in-process cache keyed by the key's hash (the key itself is never kept).
+ */
+export function createKeyResolver({ identity, ttlMs, negativeTtlMs = Math.min(ttlMs, 2_000), maxEntries = 10_000 }: KeyResolverOptions) {
+  const cache = new Map<string, Entry>();
+  const inflight = new Map<string, Promise<Principal | null>>();
+
+  return async function resolve(apiKey: string, ctx: CallContext): Promise<Principal | null> {
+    const hash = createHash('sha256').update(apiKey).digest('hex');
+    const now = Date.now();
+    const hit = cache.get(hash);
+    if (hit && hit.expires > now) return hit.principal;
+
+    let pending = inflight.get(hash);
+    if (!pending) {
+      pending = identity
+        .introspect(ctx, apiKey)
+        .then((r) => {
+          const principal: Principal | null = r.active ? { ...r.principal, via: 'api_key' } : null;
+          if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+          cache.set(hash, { principal, expires: Date.now() + (principal ? ttlMs : negativeTtlMs) });
+          return principal;
+        })
+        .finally(() => inflight.delete(hash));
+      inflight.set(hash, pending);
+    }
+    return pending;
+  };
+}
+export type KeyResolver = ReturnType<typeof createKeyResolver>;

@@ -1,0 +1,31 @@
+import { CommonEnv, RedisEnv } from '@msa/service-kit';
+import { z } from 'zod';
+
+const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`);
+
+export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend({
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Public HTTP port'),
+  GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Internal port for /metrics, never published'),
+  CATALOG_URL: serviceUrl(8081).describe('catalog service'),
+  SHOPS_URL: serviceUrl(8082).describe('shops service'),
+  REQUESTS_URL: serviceUrl(8083).describe('requests service'),
+  IDENTITY_URL: serviceUrl(8084).describe('identity service'),
+  MCP_URL: serviceUrl(8085).describe('mcp service'),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .describe('Express "trust proxy": false, true, a hop count, or a comma list of trusted addresses/subnets'),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000).describe('Upstream answer deadline before 504'),
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('How long a resolved API key is cached in process'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300).describe('Requests per minute per principal'),
+  RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(60).describe('Requests per minute per client IP without credentials'),
+});
+export type GatewayConfig = z.infer<typeof GatewayEnv>;
+
+/** Express's `trust proxy` value from the variable's text. */
+export function trustProxySetting(value: string): boolean | number | string {
+  if (value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

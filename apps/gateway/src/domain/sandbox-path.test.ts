@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { splitSandbox } from './sandbox-path.js';
+
+describe('splitSandbox', () => {
+  it('strips /sandbox and flags the call', () => {
+    expect(splitSandbox('/sandbox/v1/shops')).toEqual({ sandbox: true, path: '/v1/shops' });
+    expect(splitSandbox('/sandbox')).toEqual({ sandbox: true, path: '/' });
+  });
+
+  it('leaves production paths alone, including look-alikes', () => {
+    expect(splitSandbox('/v1/shops')).toEqual({ sandbox: false, path: '/v1/shops' });
+    expect(splitSandbox('/sandboxed/v1/shops')).toEqual({ sandbox: false, path: '/sandboxed/v1/shops' });
+  });
+
+  it('understands the RFC 8414 path-insertion form of the sandbox issuer metadata', () => {
+    expect(splitSandbox('/.well-known/oauth-authorization-server/sandbox')).toEqual({
+      sandbox: true,
+      path: '/.well-known/oauth-authorization-server',
+    });
+    expect(splitSandbox('/.well-known/oauth-protected-resource/sandbox')).toEqual({
+      sandbox: true,
+      path: '/.well-known/oauth-protected-resource',
+    });
+  });
+});

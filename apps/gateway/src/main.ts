@@ -1,0 +1,18 @@
+import { createLogger, exitOnStartupError, loadConfig, onShutdown } from '@msa/service-kit';
+import { GatewayEnv, type GatewayConfig } from './config.js';
+import { startService } from './server.js';
+
+let config: GatewayConfig;
+try {
+  config = loadConfig(GatewayEnv);
+} catch (err) {
+  exitOnStartupError(undefined, err);
+}
+const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+try {
+  const running = await startService(config, { logger });
+  logger.info({ port: running.port, url: config.PUBLIC_BASE_URL }, 'listening');
+  onShutdown(logger, [() => running.close()], { deadlineMs: config.SHUTDOWN_DEADLINE_MS });
+} catch (err) {
+  exitOnStartupError(logger, err);
+}

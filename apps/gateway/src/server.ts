@@ -1,0 +1,88 @@
+import { createIdentityClient, type CallContext } from '@msa/contracts';
+import { createDocsRouter } from '@msa/docs';
+import {
+  closeServer,
+  createInternalSigner,
+  createLogger,
+  createMetrics,
+  createRedis,
+  createWindowLimiter,
+  listen,
+  pingRedis,
+  type Logger,
+  type RunningService,
+} from '@msa/service-kit';
+import { createAdminApp, createApp, type UpstreamName } from './app.js';
+import { createKeyResolver } from './auth/key-resolver.js';
+import { createTokenVerifier } from './auth/token-verifier.js';
+import type { GatewayConfig } from './config.js';
+
+export interface GatewayServiceDeps {
+  logger?: Logger;
+}
+
+export interface RunningGateway extends RunningService {
+  adminUrl: string;
+}
+
+async function upstreamReady(name: string, url: string): Promise<void> {
+  const res = await fetch(new URL('/readyz', url), { signal: AbortSignal.timeout(2_000) });
+  if (!res.ok) throw new Error(`${name} is not ready (${res.status})`);
+}
+
+export async function startService(config: GatewayConfig, deps: GatewayServiceDeps = {}): Promise<RunningGateway> {
+  const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const metrics = createMetrics('gateway');
+  const redis = createRedis(config.REDIS_URL, 'api');
+  const sign = createInternalSigner(config.INTERNAL_AUTH_SECRET);
+  const identity = createIdentityClient({ baseUrl: config.IDENTITY_URL, sign, timeoutMs: 5_000 });
+  const upstreams: Record<UpstreamName, string> = {
+    catalog: config.CATALOG_URL,
+    shops: config.SHOPS_URL,
+    requests: config.REQUESTS_URL,
+    identity: config.IDENTITY_URL,
+    mcp: config.MCP_URL,
+  };
+  const systemCtx = (): CallContext => ({ principal: null, sandbox: false, ip: '127.0.0.1', request_id: 'gateway-jwks' });
+  const verifyToken = createTokenVerifier({
+    fetchJwks: async () => {
+      const res = await identity.raw.send('GET', '/.well-known/jwks.json', systemCtx());
+      if (res.status !== 200) throw new Error(`JWKS answered ${res.status}`);
+      return res.body as { keys: Array<Record<string, unknown>> };
+    },
+    issuers: [config.PUBLIC_BASE_URL, `${config.PUBLIC_BASE_URL}/sandbox`],
+    audience: config.PUBLIC_BASE_URL,
+  });
+  const keyPrefix = `${config.REDIS_KEY_PREFIX}rl`;
+  const app = createApp({
+    logger,
+    metrics,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    trustProxy: config.TRUST_PROXY,
+    upstreams,
+    upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    sign,
+    resolveKey: createKeyResolver({ identity, ttlMs: config.KEY_CACHE_TTL_MS }),
+    verifyToken,
+    limiters: {
+      principal: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }),
+      anonymous: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE, windowSeconds: 60 }),
+    },
+    docs: createDocsRouter({ publicBaseUrl: config.PUBLIC_BASE_URL }),
+    ready: async () => {
+      await pingRedis(redis);
+      await Promise.all(Object.entries(upstreams).map(([name, url]) => upstreamReady(name, url)));
+    },
+  });
+  const main = await listen(app, config.GATEWAY_PORT);
+  const admin = await listen(createAdminApp(metrics), config.GATEWAY_ADMIN_PORT, '0.0.0.0');
+  return {
+    url: main.url,
+    port: main.port,
+    adminUrl: admin.url,
+    async close() {
+      await Promise.all([closeServer(main.server), closeServer(admin.server)]);
+      redis.disconnect();
+    },
+  };
+}
