@@ -1,0 +1,73 @@
+// The catalog as loaded from its source, prepared once per new content so a
+// search is a scan over precomputed folded strings (no normalisation per
+// request), and the wire products are built once per link base.
+import type { Product } from '@msa/contracts';
+import type { CatalogEntry } from '../source/catalog-entry.js';
+import { foldText, queryTerms, searchableText } from './fold-text.js';
+import { toProduct } from './product-view.js';
+
+export interface ProductFilter {
+  q?: string;
+  /** A product type or a tag, compared whole and folded ("t-shirt", "bio", "schürze"). */
+  type?: string;
+  decoration?: 'dtf' | 'stick';
+  limit: number;
+  offset: number;
+}
+
+export interface ProductPage {
+  /** Matches before paging. */
+  total: number;
+  products: Product[];
+}
+
+export interface CatalogIndex {
+  readonly entries: readonly CatalogEntry[];
+  findProductByHandle(handle: string, base: string): Product | undefined;
+  searchProducts(filter: ProductFilter, base: string): ProductPage;
+  /** Every product in source order, as the wire shape for `base`. */
+  allProducts(base: string): readonly Product[];
+}
+
+export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogIndex {
+  const haystacks = entries.map((e) =>
+    searchableText([e.title, e.type ?? '', ...(e.tags ?? []), e.description ?? ''].join('\n')),
+  );
+  const facets = entries.map((e) => new Set([e.type ?? '', ...(e.tags ?? [])].map(foldText)));
+  const positions = new Map(entries.map((e, i) => [e.handle, i]));
+  const viewsByBase = new Map<string, Product[]>();
+
+  function allProducts(base: string): Product[] {
+    let views = viewsByBase.get(base);
+    if (!views) {
+      views = entries.map((e) => toProduct(e, base));
+      viewsByBase.set(base, views);
+    }
+    return views;
+  }
+
+  return {
+    entries,
+    allProducts,
+    findProductByHandle(handle, base) {
+      const i = positions.get(handle);
+      return i === undefined ? undefined : allProducts(base)[i];
+    },
+    searchProducts(filter, base) {
+      const terms = queryTerms(filter.q);
+      const type = filter.type?.trim() ? foldText(filter.type.trim()) : undefined;
+      const views = allProducts(base);
+      const page: Product[] = [];
+      let total = 0;
+      for (let i = 0; i < entries.length; i++) {
+        if (filter.decoration && !entries[i]!.decoration?.includes(filter.decoration)) continue;
+        if (type !== undefined && !facets[i]!.has(type)) continue;
+        const haystack = haystacks[i]!;
+        if (!terms.every((term) => haystack.includes(term))) continue;
+        if (total >= filter.offset && page.length < filter.limit) page.push(views[i]!);
+        total++;
+      }
+      return { total, products: page };
+    },
+  };
+}
