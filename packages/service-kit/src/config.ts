@@ -11,6 +11,7 @@ export const CommonEnv = z.object({
     .describe('Public base URL used in every link the API returns'),
   INTERNAL_AUTH_SECRET: z.string().min(32).describe('HS256 secret of the X-Internal-Auth JWT shared by all services'),
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000).describe('Graceful shutdown deadline'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional().describe('OTLP/HTTP collector base URL; when set, traces are exported (startTelemetry)'),
 });
 
 export const RedisEnv = z.object({

@@ -16,3 +16,4 @@ export * from './request-context.js';
 export * from './shutdown.js';
 export type {} from './types.js';
 export * from './running.js';
+export * from './telemetry.js';
