@@ -1,0 +1,274 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyInternalToken, createInternalSigner, createMetrics, createRedis, createWindowLimiter, listen, loadConfig, closeServer, type RunningService } from '@msa/service-kit';
+import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
+import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
+import express from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminApp, createApp, type GatewayDeps } from '../src/app.js';
+
+const BASE = 'http://api.test.local';
+
+interface Recorded {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+function startServer(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
+  return new Promise((resolve) => {
+    const server = http.createServer(handler);
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+  });
+}
+
+async function closedPortUrl(): Promise<string> {
+  const { server, url } = await startServer(() => undefined);
+  await new Promise((r) => server.close(r));
+  return url;
+}
+
+describe('gateway', () => {
+  let tr: TestRedis;
+  let catalog: RunningService;
+  let recorder: { url: string; server: http.Server };
+  let slow: { url: string; server: http.Server };
+  const recorded: Recorded[] = [];
+  let app: ReturnType<typeof createApp>;
+  let deps: GatewayDeps;
+
+  beforeAll(async () => {
+    tr = await createTestRedis('gateway');
+    catalog = await startCatalog(
+      loadConfig(CatalogEnv, { CATALOG_PORT: '0', PUBLIC_BASE_URL: BASE, INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
+      { logger: testLogger('catalog') },
+    );
+    recorder = await startServer((req, res) => {
+      recorded.push({ url: req.url ?? '', headers: req.headers });
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ generated_at: new Date().toISOString(), count: 0, shops: [] }));
+    });
+    slow = await startServer((_req, res) => {
+      setTimeout(() => res.end('{}'), 3_000).unref();
+    });
+    const metrics = createMetrics('gateway');
+    deps = {
+      logger: testLogger('gateway'),
+      metrics,
+      publicBaseUrl: BASE,
+      trustProxy: 'false',
+      upstreams: {
+        catalog: catalog.url,
+        shops: recorder.url,
+        requests: await closedPortUrl(),
+        identity: slow.url,
+        mcp: await closedPortUrl(),
+      },
+      upstreamTimeoutMs: 300,
+      sign: createInternalSigner(TEST_INTERNAL_SECRET),
+      // Credentials are covered by the system tests against the real identity service.
+      resolveKey: async () => null,
+      verifyToken: async () => {
+        throw new Error('no tokens in these tests');
+      },
+      limiters: {
+        principal: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:p`, policy: 'per-minute', points: 300, windowSeconds: 60 }),
+        anonymous: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:a`, policy: 'anonymous-per-minute', points: 60, windowSeconds: 60 }),
+      },
+      docs: express.Router(),
+      ready: async () => undefined,
+      deprecations: [
+        { method: 'GET', path: '/v1/pricing', deprecatedAt: '2026-01-01', sunset: '2027-01-01', notice: '/developers#deprecations' },
+      ],
+    };
+    app = createApp(deps);
+  });
+
+  afterAll(async () => {
+    await catalog?.close();
+    recorder?.server.close();
+    slow?.server.closeAllConnections();
+    slow?.server.close();
+    await tr?.cleanup();
+  });
+
+  it('proxies a product search to the catalog with API-Version and rate-limit headers', async () => {
+    const res = await request(app).get('/v1/products?q=hoodie');
+
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBeGreaterThan(0);
+    expect(res.body.products.every((p: { title: string; type?: string; tags?: string[]; description?: string }) =>
+      JSON.stringify(p).toLowerCase().includes('hoodie'))).toBe(true);
+    expect(res.headers['api-version']).toBe('1');
+    expect(res.headers['ratelimit-policy']).toBe('"anonymous-per-minute";q=60;w=60');
+    expect(res.headers.ratelimit).toMatch(/^"anonymous-per-minute";r=\d+;t=\d+$/);
+    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves a product under /sandbox too', async () => {
+    const list = await request(app).get('/v1/products?limit=1');
+    const handle = list.body.products[0].handle;
+
+    const res = await request(app).get(`/sandbox/v1/products/${handle}`);
+
+    expect(res.status).toBe(200);
+    expect(res.body.handle).toBe(handle);
+  });
+
+  it('keeps the caller request id', async () => {
+    const res = await request(app).get('/v1/pricing').set('X-Request-Id', 'agent-run-42');
+
+    expect(res.headers['x-request-id']).toBe('agent-run-42');
+  });
+
+  it('answers an unknown route with the 404 envelope, never HTML', async () => {
+    const res = await request(app).get('/nope');
+
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.body.error).toMatchObject({ code: 'not_found', status: 404 });
+    expect(res.body.error.docs).toBe(`${BASE}/developers#not_found`);
+  });
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const res = await request(app).delete('/v1/pricing');
+
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toContain('GET');
+    expect(res.body.error.code).toBe('method_not_allowed');
+  });
+
+  it('replaces inbound internal headers with its own signed context and strips /sandbox', async () => {
+    recorded.length = 0;
+
+    const res = await request(app)
+      .get('/sandbox/v1/shops?category=verein')
+      .set('X-Internal-Auth', 'forged')
+      .set('X-Msa-Sandbox', 'false')
+      .set('X-Request-Id', 'trace-me');
+
+    expect(res.status).toBe(200);
+    const seen = recorded[0]!;
+    expect(seen.url).toBe('/v1/shops?category=verein');
+    expect(seen.headers['x-msa-sandbox']).toBeUndefined();
+    const ctx = verifyInternalToken(TEST_INTERNAL_SECRET, 'shops', String(seen.headers['x-internal-auth']));
+    expect(ctx).toMatchObject({ principal: null, sandbox: true, request_id: 'trace-me' });
+    expect(verifyInternalToken(TEST_INTERNAL_SECRET, 'catalog', String(seen.headers['x-internal-auth']))).toBeNull();
+    expect(seen.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+  });
+
+  it('answers 502 in the envelope when a service refuses connections', async () => {
+    const res = await request(app).post('/mcp').set('content-type', 'application/json').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+
+    expect(res.status).toBe(502);
+    expect(res.body.error.code).toBe('upstream_unavailable');
+  });
+
+  it('answers 504 in the envelope when a service is too slow', async () => {
+    const res = await request(app).post('/oauth/token').type('form').send({ grant_type: 'client_credentials' });
+
+    expect(res.status).toBe(504);
+    expect(res.body.error.code).toBe('upstream_timeout');
+  });
+
+  it('asks for credentials on a shop request, pointing at the protected-resource metadata', async () => {
+    const res = await request(app).post('/v1/shop-requests').send({});
+
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+    expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`);
+  });
+
+  it('refuses a malformed credential even on an open route', async () => {
+    const res = await request(app).get('/v1/products').set('Authorization', 'Bearer not-a-key');
+
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
+  it('refuses an unknown API key with 401', async () => {
+    const res = await request(app).get('/v1/products').set('X-API-Key', `msa_test_${'x'.repeat(32)}`);
+
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+  });
+
+  it('adds Deprecation, Sunset and Link to a deprecated operation only', async () => {
+    const deprecated = await request(app).get('/v1/pricing');
+    const current = await request(app).get('/v1/products?limit=1');
+
+    expect(deprecated.headers.deprecation).toBe(`@${Date.UTC(2026, 0, 1) / 1000}`);
+    expect(deprecated.headers.sunset).toBe('Fri, 01 Jan 2027 00:00:00 GMT');
+    expect(deprecated.headers.link).toContain('rel="deprecation"');
+    expect(current.headers.deprecation).toBeUndefined();
+  });
+
+  it('keeps /metrics off the public port and serves it on the admin app', async () => {
+    const pub = await request(app).get('/metrics');
+    const admin = await request(createAdminApp(deps.metrics)).get('/metrics');
+
+    expect(pub.status).toBe(404);
+    expect(admin.status).toBe(200);
+    expect(admin.text).toContain('gateway_upstream_errors_total');
+  });
+
+  it('refuses the 61st anonymous request in a minute with 429 and Retry-After', async () => {
+    const fresh = createApp({
+      ...deps,
+      metrics: createMetrics('gateway'),
+      limiters: {
+        ...deps.limiters,
+        anonymous: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:fresh`, policy: 'anonymous-per-minute', points: 60, windowSeconds: 60 }),
+      },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await request(fresh).get('/v1/pricing')).status);
+
+    const res = await request(fresh).get('/v1/pricing');
+
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe('rate_limited');
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(res.headers.ratelimit).toMatch(/r=0;/);
+  });
+
+  it('lets requests through when the rate limiter cannot reach Redis', async () => {
+    const deadRedis = createRedis(await closedPortUrl().then((u) => u.replace('http', 'redis')), 'api', { lazyConnect: true, connectTimeout: 200, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const unlimited = createApp({
+      ...deps,
+      metrics: createMetrics('gateway'),
+      limiters: {
+        principal: deps.limiters.principal,
+        anonymous: createWindowLimiter({ redis: deadRedis, keyPrefix: 'x', policy: 'anonymous-per-minute', points: 60, windowSeconds: 60 }),
+      },
+    });
+
+    const res = await request(unlimited).get('/v1/pricing');
+
+    expect(res.status).toBe(200);
+    deadRedis.disconnect();
+  });
+
+  it('serves health without touching upstreams', async () => {
+    const res = await request(app).get('/healthz');
+
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('gateway admin server', () => {
+  it('listens on its own port', async () => {
+    const metrics = createMetrics('gateway');
+    const admin = await listen(createAdminApp(metrics), 0, '127.0.0.1');
+
+    const res = await fetch(`${admin.url}/healthz`);
+
+    expect(res.status).toBe(200);
+    await closeServer(admin.server);
+  });
+});
