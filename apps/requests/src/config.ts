@@ -1,0 +1,26 @@
+import { CommonEnv, RedisEnv } from '@msa/service-kit';
+import { z } from 'zod';
+
+export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
+  REQUESTS_PORT: z.coerce.number().int().min(0).max(65_535).default(8083).describe('HTTP port'),
+  CATALOG_URL: z
+    .url()
+    .default('http://127.0.0.1:8081')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .describe('Internal URL of the catalog service (products are resolved against it)'),
+  QUEUE_PREFIX: z.string().min(1).default('{intake}').describe('BullMQ key prefix of the intake queue; keep the `{…}` hash tag on Redis Cluster'),
+  INTAKE_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8).describe('Attempts of one intake job before it stays in the failed set'),
+  INTAKE_BACKOFF_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(2_000)
+    .describe('First retry delay of an intake job; doubles with every attempt (exponential backoff)'),
+  RECONCILE_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(30_000)
+    .describe('How often live shop requests that are stored but not yet queued are enqueued again'),
+});
+export type RequestsConfig = z.infer<typeof RequestsEnv>;

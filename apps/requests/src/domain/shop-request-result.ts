@@ -1,0 +1,156 @@
+// The rules of a shop request beyond its shape: which products the caller
+// means, what the result promises (shop type, prices, next steps) and which
+// oddities become warnings instead of rejections. No express, no Redis.
+import {
+  shopTypeOf,
+  type FieldProblem,
+  type Product,
+  type ShopRequestBody,
+  type ShopRequestResult,
+} from '@msa/contracts';
+import type { ProductIndex } from './product-index.js';
+import { isNonPublicUrl } from './public-host.js';
+
+export type ShopType = 'b2c' | 'b2b';
+
+export interface ResultContext {
+  id: string;
+  createdAt: Date;
+  sandbox: boolean;
+  /** No credentials (anonymous sandbox call through MCP). */
+  anonymous: boolean;
+  publicBaseUrl: string;
+}
+
+export type ResultOutcome = { ok: true; result: ShopRequestResult } | { ok: false; problems: FieldProblem[] };
+
+/**
+ * b2c: the gross from-price of one printed piece. b2b: the net price of the
+ * volume tier that fits the team size (the highest `ab` not above it), the
+ * first tier without a team size; null when the product has no such price.
+ */
+export function estimatePriceFrom(product: Product, shopType: ShopType, teamSize?: number): number | null {
+  if (shopType === 'b2c') return product.printed_price_from ?? null;
+  const tiers = [...(product.quantity_prices_dtf?.tiers ?? [])].sort((a, b) => a.ab - b.ab);
+  const first = tiers[0];
+  if (!first) return null;
+  if (teamSize === undefined) return first.netto;
+  const fitting = tiers.filter((tier) => tier.ab <= teamSize).at(-1);
+  return (fitting ?? first).netto;
+}
+
+export function nextSteps({ id, sandbox, anonymous, publicBaseUrl }: Omit<ResultContext, 'createdAt'>): string {
+  if (sandbox && anonymous) {
+    return (
+      'Sandbox request: validated and stored; nothing was sent to the operator. ' +
+      `To submit it for real, create free credentials with POST ${publicBaseUrl}/v1/keys ` +
+      '(mode "live", scope requests:write), then send the same body to ' +
+      `POST ${publicBaseUrl}/v1/shop-requests with Authorization: Bearer <API_KEY>.`
+    );
+  }
+  if (sandbox) {
+    return (
+      'Sandbox request: validated and stored; nothing was sent to the operator. ' +
+      `Read it back with GET ${publicBaseUrl}/sandbox/v1/shop-requests/${id}. ` +
+      `To submit it for real, send the same body to POST ${publicBaseUrl}/v1/shop-requests with a live key ` +
+      `(create one with POST ${publicBaseUrl}/v1/keys and mode "live").`
+    );
+  }
+  return (
+    'Received: the request was sent to the operator, who builds the shop and replies to the contact ' +
+    'e-mail address within 48 hours; the contact also gets a confirmation e-mail. ' +
+    `Read the stored request with GET ${publicBaseUrl}/v1/shop-requests/${id}.`
+  );
+}
+
+function sameText(a: string, b: string): boolean {
+  return a.normalize('NFC').trim().toLowerCase() === b.normalize('NFC').trim().toLowerCase();
+}
+
+/**
+ * Resolves every requested product against the catalog and builds the
+ * result. Unknown products are problems (422); everything else the operator
+ * can sort out with the customer becomes a warning.
+ */
+export function buildShopRequestResult(body: ShopRequestBody, products: ProductIndex, ctx: ResultContext): ResultOutcome {
+  const shopType = shopTypeOf(body.organization.type);
+  const problems: FieldProblem[] = [];
+  const warnings: string[] = [];
+  const resultProducts: ShopRequestResult['products'] = [];
+
+  (body.products ?? []).forEach((requested, i) => {
+    const field = `products.${i}`;
+    const product = products.find(requested.product);
+    if (!product) {
+      problems.push({
+        field: `${field}.product`,
+        message: `unknown product '${requested.product}'; use a handle or title listed by GET /v1/products`,
+      });
+      return;
+    }
+    if (product.available === false) {
+      warnings.push(`${field}.product: '${product.title}' is currently not available; the operator will suggest an alternative.`);
+    }
+
+    const listed = product.colors ?? [];
+    const colors = (requested.colors ?? []).map((color) => {
+      const match = listed.find((c) => sameText(c, color));
+      if (match) return match;
+      if (listed.length > 0) {
+        warnings.push(
+          `${field}.colors: '${color}' is not listed for '${product.title}' (listed: ${listed.join(', ')}); ` +
+            'the operator will suggest the closest listed color.',
+        );
+      }
+      return color;
+    });
+
+    if (requested.decoration === 'stick') {
+      warnings.push(`${field}.decoration: embroidery (stick) is paused; the operator will suggest print (dtf) instead.`);
+    }
+
+    (requested.designs ?? []).forEach((design, j) => {
+      if (design.logo_url && isNonPublicUrl(design.logo_url)) {
+        warnings.push(
+          `${field}.designs.${j}.logo_url: the logo is on a host that is not publicly reachable, so it cannot be downloaded; ` +
+            'use a public http(s) URL or send the logo when the operator replies.',
+        );
+      }
+    });
+
+    resultProducts.push({
+      product: product.title,
+      handle: product.handle,
+      colors,
+      decoration: requested.decoration,
+      designs: requested.designs?.length ?? 0,
+      estimated_price_from: estimatePriceFrom(product, shopType, body.team_size),
+    });
+  });
+
+  if (problems.length > 0) return { ok: false, problems };
+
+  if (body.private_shop && shopType === 'b2c') {
+    warnings.push(
+      'private_shop: private shops are for company shops only (unternehmen, handwerk, gastro); ' +
+        `this ${body.organization.type} shop will be public. Use password_protection to restrict access.`,
+    );
+  }
+
+  return {
+    ok: true,
+    result: {
+      id: ctx.id,
+      status: 'received',
+      sandbox: ctx.sandbox,
+      created_at: ctx.createdAt.toISOString(),
+      organization: body.organization.name,
+      shop_name: body.shop_name,
+      shop_type: shopType,
+      products: resultProducts,
+      next_steps: nextSteps(ctx),
+      warnings,
+      upstream: null,
+    },
+  };
+}
