@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 2,
+    setupFiles: ['./test/setup.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       {

@@ -1,0 +1,38 @@
+// Conditional GET for the read resources, so an agent that polls sends back
+// the ETag and gets an empty 304 while nothing changed. The ETag is strong:
+// a hash of the exact bytes sent. Bodies are deterministic for one loaded copy
+// (`generated_at` is when that copy was loaded, not the time of the request),
+// so the ETag only moves when the content does.
+// TODO(issue 2): the same file serves apps/catalog; move it into @msa/service-kit.
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+
+export interface CacheableOptions {
+  contentType?: string;
+  maxAgeSeconds?: number;
+}
+
+export function strongEtag(payload: string): string {
+  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+}
+
+/** RFC 9110 §13.1.2: If-None-Match compares weakly, so a `W/` prefix still matches; `*` matches anything. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+export function sendCacheable(req: Request, res: Response, body: unknown, opts: CacheableOptions = {}): void {
+  const payload = typeof body === 'string' ? body : JSON.stringify(body);
+  const etag = strongEtag(payload);
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', `public, max-age=${opts.maxAgeSeconds ?? 60}`);
+  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.type(opts.contentType ?? 'application/json').send(payload);
+}
