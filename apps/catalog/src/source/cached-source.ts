@@ -4,6 +4,7 @@
 // last good copy and the failure is logged; the source is then left alone for
 // `retryMs`, so a feed that is down is not hit by every incoming request.
 // Only when no copy was ever loaded does a call fail, with `unavailable()`.
+// TODO(issue 2): the same file serves apps/shops; move it into @msa/service-kit.
 import { createHash } from 'node:crypto';
 import type { Logger } from '@msa/service-kit';
 import type { Source } from './catalog-source.js';

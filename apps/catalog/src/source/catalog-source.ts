@@ -2,6 +2,8 @@
 // JSON feed replaces it when CATALOG_SOURCE_URL is set. Either one answers the
 // whole list, parsed and checked, or throws: a feed that is half right is
 // treated like one that is down, so the last good copy stays in service.
+// TODO(issue 2): Source, createFileSource and createHttpSource are the same as
+// in apps/shops; move them into @msa/service-kit with cached-source.ts.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
