@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 
@@ -25,7 +25,22 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Li
 /** Stops accepting, lets in-flight requests finish, then drops idle keep-alive sockets. */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.close((err) => (err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(err) : resolve()));
+    // A keep-alive socket whose request was in flight turns idle only after
+    // close(), and would then hold the close for the whole keep-alive timeout
+    // (65 s, past any shutdown deadline). Answers from now on say
+    // `Connection: close`, and idle sockets keep being dropped until done.
+    const closeAfterResponse = (_req: IncomingMessage, res: ServerResponse) => {
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+    };
+    server.prependListener('request', closeAfterResponse);
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    sweep.unref();
+    server.close((err) => {
+      clearInterval(sweep);
+      server.removeListener('request', closeAfterResponse);
+      if (err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING') reject(err);
+      else resolve();
+    });
     server.closeIdleConnections();
   });
 }
