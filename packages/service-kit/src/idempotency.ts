@@ -29,6 +29,17 @@ export interface IdempotencyOptions {
   scope: (req: Request) => string;
   ttlSeconds?: number;
   waitMs?: number;
+  /**
+   * Seals the stored response body and opens it on replay, for responses that
+   * carry a secret which must not sit in Redis in clear. Both calls receive the
+   * request's Idempotency-Key; `open` may throw an AppError.
+   */
+  bodyCodec?: IdempotencyBodyCodec;
+}
+
+export interface IdempotencyBodyCodec {
+  seal(body: string, idempotencyKey: string): string;
+  open(stored: string, idempotencyKey: string): string;
 }
 
 function canonical(value: unknown): unknown {
@@ -49,7 +60,7 @@ export function fingerprint(req: Request): string {
     .digest('hex');
 }
 
-export function idempotency({ redis, keyPrefix, scope, ttlSeconds = 86_400, waitMs = 10_000 }: IdempotencyOptions): RequestHandler {
+export function idempotency({ redis, keyPrefix, scope, ttlSeconds = 86_400, waitMs = 10_000, bodyCodec }: IdempotencyOptions): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('idempotency-key');
     if (header === undefined) return next();
@@ -66,7 +77,7 @@ export function idempotency({ redis, keyPrefix, scope, ttlSeconds = 86_400, wait
 
     for (;;) {
       if ((await redis.set(key, pending, 'EX', PENDING_TTL_SECONDS, 'NX')) === 'OK') {
-        recordOutcome(req, res, redis, key, hash, ttlSeconds);
+        recordOutcome(req, res, redis, key, hash, ttlSeconds, bodyCodec && ((body) => bodyCodec.seal(body, header)));
         return next();
       }
       const raw = await redis.get(key);
@@ -77,7 +88,8 @@ export function idempotency({ redis, keyPrefix, scope, ttlSeconds = 86_400, wait
       }
       if (record.state === 'done') {
         res.setHeader('Idempotent-Replayed', 'true');
-        res.status(record.status).type(record.contentType).send(record.body);
+        const body = bodyCodec ? bodyCodec.open(record.body, header) : record.body;
+        res.status(record.status).type(record.contentType).send(body);
         return;
       }
       if (Date.now() >= deadline) {
@@ -89,7 +101,15 @@ export function idempotency({ redis, keyPrefix, scope, ttlSeconds = 86_400, wait
 }
 
 /** Captures the response body and stores it as the key's outcome once sent. */
-function recordOutcome(req: Request, res: Response, redis: Redis, key: string, hash: string, ttlSeconds: number) {
+function recordOutcome(
+  req: Request,
+  res: Response,
+  redis: Redis,
+  key: string,
+  hash: string,
+  ttlSeconds: number,
+  seal?: (body: string) => string,
+) {
   let captured: string | undefined;
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
@@ -100,20 +120,23 @@ function recordOutcome(req: Request, res: Response, redis: Redis, key: string, h
   res.on('finish', () => {
     // 5xx and 429 are not outcomes of the request: let a retry run it again.
     const keep = res.statusCode < 500 && res.statusCode !== 429 && captured !== undefined;
-    const write = keep
-      ? redis.set(
-          key,
-          JSON.stringify({
-            state: 'done',
-            hash,
-            status: res.statusCode,
-            contentType: String(res.getHeader('content-type') ?? 'application/json'),
-            body: captured!,
-          } satisfies DoneRecord),
-          'EX',
-          ttlSeconds,
-        )
-      : redis.del(key);
+    // Inside a promise so a throwing seal is logged like a failed write.
+    const write = Promise.resolve().then((): Promise<unknown> =>
+      keep
+        ? redis.set(
+            key,
+            JSON.stringify({
+              state: 'done',
+              hash,
+              status: res.statusCode,
+              contentType: String(res.getHeader('content-type') ?? 'application/json'),
+              body: seal ? seal(captured!) : captured!,
+            } satisfies DoneRecord),
+            'EX',
+            ttlSeconds,
+          )
+        : redis.del(key),
+    );
     write.catch((err: unknown) => req.log?.error({ err }, 'idempotency record not written'));
   });
 }
