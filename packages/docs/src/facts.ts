@@ -1,0 +1,111 @@
+// The facts the documents state, derived from contracts so a changed limit,
+// scope or error code changes every document with it.
+import { ERROR_CODES, ERROR_CODE_LIST, LIMITS, SCOPES, SCOPE_DESCRIPTIONS, type ErrorCode } from '@msa/contracts';
+import type { DocUrls } from './context.js';
+
+export const SERVICE_NAME = 'Merch-Shop Agent API';
+
+export const SERVICE_DESCRIPTION =
+  'Free, branded merch shops for schools, clubs, companies, craft businesses and restaurants in Germany and Austria. ' +
+  'Read the catalog of printable base products with gross prices, list public shops, get free credentials, and submit a shop request ' +
+  'that the operator team turns into a live shop within 48 hours. Prices are gross EUR incl. 19 % VAT unless a field is named `netto`.';
+
+export const DEPRECATION_NOTICE_DAYS = 180;
+
+export const BODY_LIMIT_KB = 100;
+
+export interface LimitRow {
+  name: string;
+  value: string;
+}
+
+export function limitRows(): LimitRow[] {
+  const mb = LIMITS.logoMaxBytes / (1024 * 1024);
+  return [
+    { name: 'Requests per minute with credentials', value: `${LIMITS.ratePerMinuteWithCredentials}` },
+    { name: 'Requests per minute without credentials (per IP address)', value: `${LIMITS.ratePerMinuteAnonymous}` },
+    { name: 'Live shop requests per day (per credentials)', value: `${LIMITS.liveShopRequestsPerDay}` },
+    { name: 'Sandbox shop requests per day (per credentials; per IP address without credentials)', value: `${LIMITS.sandboxShopRequestsPerDay}` },
+    { name: 'Credentials created per IP address per day (keys and registrations together)', value: `${LIMITS.keyCreationsPerIpPerDay}` },
+    { name: 'Day boundary of daily limits', value: 'midnight UTC (calendar day)' },
+    { name: '`limit` of GET /v1/products', value: `1–${LIMITS.listProductsLimitMax}, default ${LIMITS.listProductsLimitDefault}` },
+    { name: '`q` / `type` query', value: `max ${LIMITS.queryQMax} / ${LIMITS.queryTypeMax} characters` },
+    { name: 'Products per shop request', value: `max ${LIMITS.productsPerShopRequest}` },
+    { name: '`shop_name`', value: `max ${LIMITS.shopNameMax} characters` },
+    { name: '`notes`', value: `max ${LIMITS.notesMax} characters` },
+    { name: '`occasion`', value: `max ${LIMITS.occasionMax} characters` },
+    { name: 'Product and design `comment`', value: `max ${LIMITS.commentMax} characters` },
+    { name: 'Design `width_cm`', value: `${LIMITS.designWidthMinCm}–${LIMITS.designWidthMaxCm} cm` },
+    { name: 'Logo file (`logo_url`)', value: `max ${mb} MB, PNG, SVG or JPG` },
+    { name: 'Key `name`', value: `${LIMITS.keyNameMin}–${LIMITS.keyNameMax} characters` },
+    { name: 'Access token lifetime', value: `${LIMITS.accessTokenLifetimeSeconds / 60} minutes` },
+    { name: 'Idempotency window', value: `${LIMITS.idempotencyWindowSeconds / 3600} hours` },
+    { name: 'Request body', value: `max ${BODY_LIMIT_KB} kB` },
+    { name: 'Price of the service', value: '0 EUR; shop setup free; minimum order quantity 1' },
+  ];
+}
+
+export function freeTierLimits() {
+  return {
+    requests_per_minute_with_credentials: LIMITS.ratePerMinuteWithCredentials,
+    requests_per_minute_without_credentials: LIMITS.ratePerMinuteAnonymous,
+    live_shop_requests_per_day: LIMITS.liveShopRequestsPerDay,
+    sandbox_shop_requests_per_day: LIMITS.sandboxShopRequestsPerDay,
+    credential_creations_per_ip_per_day: LIMITS.keyCreationsPerIpPerDay,
+    day_boundary: 'UTC calendar day (resets at 00:00 UTC)',
+    access_token_lifetime_seconds: LIMITS.accessTokenLifetimeSeconds,
+    idempotency_window_seconds: LIMITS.idempotencyWindowSeconds,
+    list_products_limit: { min: 1, max: LIMITS.listProductsLimitMax, default: LIMITS.listProductsLimitDefault },
+    products_per_shop_request: LIMITS.productsPerShopRequest,
+    logo_max_bytes: LIMITS.logoMaxBytes,
+    request_body_max_bytes: BODY_LIMIT_KB * 1024,
+  };
+}
+
+export function scopeList() {
+  return SCOPES.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] }));
+}
+
+export interface ErrorCodeDoc {
+  code: ErrorCode;
+  status: number;
+  title: string;
+  hint: string;
+}
+
+export function errorCodeDocs(): ErrorCodeDoc[] {
+  return ERROR_CODE_LIST.map((code) => ({ code, ...ERROR_CODES[code] }));
+}
+
+export interface Endpoint {
+  method: string;
+  path: string;
+  href: string;
+  what: string;
+}
+
+/** The calls that work without any credentials (spec §5.5). */
+export function zeroAuthEndpoints(u: DocUrls): Endpoint[] {
+  const e = (method: string, path: string, href: string, what: string): Endpoint => ({ method, path, href, what });
+  return [
+    e('GET', '/v1/products', u.products, 'List and search products (higher rate limit with credentials)'),
+    e('GET', '/v1/products/{handle}', `${u.products}/{handle}`, 'One product'),
+    e('GET', '/v1/pricing', u.pricing, 'Pricing overview'),
+    e('GET', '/v1/shops', u.shops, 'Public shops'),
+    e('POST', '/v1/keys', u.keys, 'Create credentials'),
+    e('GET', '/v1/keys', u.keys, 'This onboarding document'),
+    e('GET', '/v1/onboarding', u.onboarding, 'This onboarding document'),
+    e('GET', '/v1/versioning', u.versioning, 'Versioning policy'),
+    e('POST', '/oauth/token', u.oauthToken, 'Access token (client authentication in the request)'),
+    e('POST', '/oauth/register', u.oauthRegister, 'OAuth client registration'),
+    e('POST', '/mcp', u.mcp, 'MCP endpoint (credentials optional; without them shop requests stay on the sandbox)'),
+    e('GET', '/', `${u.base}/`, 'Service document'),
+    e('GET', '/openapi.json', u.openapi, 'OpenAPI 3.1 document'),
+    e('GET', '/llms.txt', u.llmsTxt, 'Agent instructions'),
+    e('GET', '/agents.md', u.agentsMd, 'How agents should act'),
+    e('GET', '/developers', u.developers, 'Developer portal'),
+    e('GET', '/.well-known/oauth-authorization-server', u.authorizationServerMetadata, 'Authorization server metadata'),
+    e('GET', '/.well-known/oauth-protected-resource', u.protectedResourceMetadata, 'Protected resource metadata'),
+    e('GET', '/.well-known/jwks.json', u.jwks, 'Token signing keys'),
+  ];
+}

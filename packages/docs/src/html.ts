@@ -1,0 +1,112 @@
+// Markdown to a self-contained HTML page: inline CSS, no scripts, no external
+// assets, and an `id` on every heading so `/developers#<error_code>` lands on
+// the code's entry.
+import { Marked, type Tokens } from 'marked';
+
+/** A heading's anchor: lower case, word characters kept (so `rate_limited` stays `rate_limited`). */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/<[^>]*>/g, '')
+    .replace(/&[a-z]+;|&#\d+;/g, '')
+    .replace(/[^a-z0-9_\- ]/g, '')
+    .trim()
+    .replace(/\s+/g, '-')
+    .replace(/-+/g, '-');
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+interface TocEntry {
+  id: string;
+  html: string;
+}
+
+function renderMarkdown(markdown: string): { body: string; toc: TocEntry[]; title: string } {
+  const used = new Map<string, number>();
+  const toc: TocEntry[] = [];
+  let title = '';
+  const marked = new Marked({
+    gfm: true,
+    renderer: {
+      heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, { tokens, depth, text }: Tokens.Heading) {
+        const inner = this.parser.parseInline(tokens);
+        const base = slugify(text.replace(/`/g, '')) || 'section';
+        const n = used.get(base) ?? 0;
+        used.set(base, n + 1);
+        const id = n === 0 ? base : `${base}-${n}`;
+        if (depth === 1 && !title) title = text.replace(/`/g, '');
+        if (depth === 2) toc.push({ id, html: inner });
+        return `<h${depth} id="${id}"><a class="anchor" href="#${id}">${inner}</a></h${depth}>\n`;
+      },
+    },
+  });
+  const body = marked.parse(markdown, { async: false });
+  return { body, toc, title };
+}
+
+const CSS = `
+:root { color-scheme: light dark; --fg: #1d2430; --muted: #5b6472; --bg: #ffffff; --panel: #f4f6f9; --line: #dde2ea; --accent: #0b6bcb; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6e9ef; --muted: #a3acba; --bg: #12161c; --panel: #1b2129; --line: #2c3440; --accent: #6cb2ff; } }
+* { box-sizing: border-box; }
+html { scroll-padding-top: 1rem; }
+body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+.layout { display: grid; grid-template-columns: 16rem minmax(0, 1fr); max-width: 78rem; margin: 0 auto; }
+nav { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 2rem 1rem 2rem 1.5rem; border-right: 1px solid var(--line); font-size: 0.92rem; }
+nav strong { display: block; margin-bottom: 0.5rem; }
+nav ol { list-style: none; margin: 0; padding: 0; }
+nav li { margin: 0.25rem 0; }
+nav a { color: var(--muted); text-decoration: none; }
+nav a:hover { color: var(--accent); }
+main { padding: 2rem 2.5rem 4rem; min-width: 0; }
+h1 { font-size: 2rem; line-height: 1.25; margin-top: 0; }
+h2 { margin-top: 2.75rem; padding-top: 0.75rem; border-top: 1px solid var(--line); }
+h3 { margin-top: 2rem; }
+h1 a.anchor, h2 a.anchor, h3 a.anchor, h4 a.anchor { color: inherit; text-decoration: none; }
+h3[id] { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1.05rem; }
+h3:target { background: var(--panel); outline: 2px solid var(--accent); outline-offset: 4px; border-radius: 4px; }
+a { color: var(--accent); }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; background: var(--panel); padding: 0.1em 0.3em; border-radius: 4px; }
+pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.9rem 1rem; overflow-x: auto; line-height: 1.45; }
+pre code { background: none; padding: 0; font-size: 0.85rem; }
+table { border-collapse: collapse; width: 100%; margin: 1rem 0; font-size: 0.93rem; display: block; overflow-x: auto; }
+th, td { border: 1px solid var(--line); padding: 0.4rem 0.6rem; text-align: left; vertical-align: top; }
+th { background: var(--panel); }
+footer { margin-top: 3rem; color: var(--muted); font-size: 0.85rem; }
+@media (max-width: 50rem) { .layout { display: block; } nav { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } main { padding: 1.5rem 1rem 3rem; } }
+`;
+
+export interface HtmlPageOptions {
+  /** Where the Markdown of the same page lives, for the footer. */
+  markdownUrl: string;
+}
+
+/** A complete, self-contained HTML page from Markdown. */
+export function renderHtmlPage(markdown: string, { markdownUrl }: HtmlPageOptions): string {
+  const { body, toc, title } = renderMarkdown(markdown);
+  const nav = toc.map((t) => `<li><a href="#${t.id}">${t.html}</a></li>`).join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">
+<style>${CSS}</style>
+</head>
+<body>
+<div class="layout">
+<nav aria-label="Contents"><strong>Contents</strong><ol>
+${nav}
+</ol></nav>
+<main>
+${body}
+<footer>This page as Markdown: <code>curl -H "Accept: text/markdown" ${escapeHtml(markdownUrl)}</code></footer>
+</main>
+</div>
+</body>
+</html>
+`;
+}
