@@ -1,0 +1,39 @@
+import { loadConfig } from '@msa/service-kit';
+import { testEcKeyPair } from '@msa/test-kit';
+import { describe, expect, it } from 'vitest';
+import { IdentityEnv } from './config.js';
+
+const SECRET = 'x'.repeat(32);
+
+describe('IdentityEnv', () => {
+  it('accepts a PEM written on one line with literal \\n sequences', () => {
+    const { privateKeyPem } = testEcKeyPair();
+    const oneLine = privateKeyPem.trim().replace(/\n/g, '\\n');
+
+    const config = loadConfig(IdentityEnv, { INTERNAL_AUTH_SECRET: SECRET, TOKEN_SIGNING_KEY: oneLine, TOKEN_SIGNING_KID: 'k1' });
+
+    expect(config.TOKEN_SIGNING_KEY).toBe(privateKeyPem.trim());
+    expect(config.IDENTITY_PORT).toBe(8084);
+    expect(config.TOKEN_VERIFY_KEYS).toEqual([]);
+  });
+
+  it('names a missing signing key and kid', () => {
+    expect(() => loadConfig(IdentityEnv, { INTERNAL_AUTH_SECRET: SECRET })).toThrow(/TOKEN_SIGNING_KEY[\s\S]*TOKEN_SIGNING_KID/);
+  });
+
+  it('refuses a key that is not EC P-256', () => {
+    expect(() =>
+      loadConfig(IdentityEnv, { INTERNAL_AUTH_SECRET: SECRET, TOKEN_SIGNING_KEY: 'not a pem', TOKEN_SIGNING_KID: 'k1' }),
+    ).toThrow(/TOKEN_SIGNING_KEY: must be an EC P-256 private key/);
+  });
+
+  it('parses earlier verification keys from JSON and refuses malformed JSON', () => {
+    const base = { INTERNAL_AUTH_SECRET: SECRET, TOKEN_SIGNING_KEY: testEcKeyPair().privateKeyPem, TOKEN_SIGNING_KID: 'k2' };
+    const old = testEcKeyPair().publicKeyPem;
+
+    const config = loadConfig(IdentityEnv, { ...base, TOKEN_VERIFY_KEYS: JSON.stringify([{ kid: 'k1', publicKeyPem: old }]) });
+
+    expect(config.TOKEN_VERIFY_KEYS).toEqual([{ kid: 'k1', publicKeyPem: old.trim() }]);
+    expect(() => loadConfig(IdentityEnv, { ...base, TOKEN_VERIFY_KEYS: '[{' })).toThrow(/TOKEN_VERIFY_KEYS/);
+  });
+});

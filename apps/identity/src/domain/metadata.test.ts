@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
+
+const BASE = 'https://api.example.test';
+
+describe('authorizationServerMetadata', () => {
+  it('names the production endpoints with the base as issuer', () => {
+    expect(authorizationServerMetadata(BASE, false)).toMatchObject({
+      issuer: BASE,
+      token_endpoint: `${BASE}/oauth/token`,
+      registration_endpoint: `${BASE}/oauth/register`,
+      jwks_uri: `${BASE}/.well-known/jwks.json`,
+      grant_types_supported: ['client_credentials'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      scopes_supported: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
+      response_types_supported: [],
+    });
+  });
+
+  it('puts every URL and the issuer under /sandbox on the sandbox', () => {
+    const doc = authorizationServerMetadata(BASE, true);
+
+    expect(doc.issuer).toBe(`${BASE}/sandbox`);
+    for (const url of [doc.token_endpoint, doc.registration_endpoint, doc.jwks_uri, doc.service_documentation]) {
+      expect(url.startsWith(`${BASE}/sandbox/`)).toBe(true);
+    }
+  });
+});
+
+describe('protectedResourceMetadata', () => {
+  it('points at the authorization server of the same path', () => {
+    expect(protectedResourceMetadata(BASE, true)).toMatchObject({
+      resource: `${BASE}/sandbox`,
+      authorization_servers: [`${BASE}/sandbox`],
+      bearer_methods_supported: ['header'],
+    });
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { narrowScopes, parseRegistrationScope } from './scopes.js';
+
+describe('narrowScopes', () => {
+  const granted = ['catalog:read', 'shops:read', 'requests:read'] as const;
+
+  it('grants every granted scope when none is asked for', () => {
+    expect(narrowScopes([...granted], undefined)).toEqual({ ok: true, scopes: [...granted] });
+    expect(narrowScopes([...granted], '  ')).toEqual({ ok: true, scopes: [...granted] });
+  });
+
+  it('narrows to the requested subset in the canonical order', () => {
+    expect(narrowScopes([...granted], 'requests:read  catalog:read')).toEqual({ ok: true, scopes: ['catalog:read', 'requests:read'] });
+  });
+
+  it('refuses a scope the client was not granted', () => {
+    expect(narrowScopes([...granted], 'catalog:read requests:write')).toEqual({
+      ok: false,
+      unknown: [],
+      notGranted: ['requests:write'],
+    });
+  });
+
+  it('refuses a scope the API does not have', () => {
+    expect(narrowScopes([...granted], 'admin')).toEqual({ ok: false, unknown: ['admin'], notGranted: [] });
+  });
+});
+
+describe('parseRegistrationScope', () => {
+  it('gives all four scopes when none is asked for', () => {
+    expect(parseRegistrationScope(undefined)).toEqual({
+      ok: true,
+      scopes: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
+    });
+  });
+
+  it('names unknown scopes', () => {
+    expect(parseRegistrationScope('catalog:read openid')).toEqual({ ok: false, unknown: ['openid'] });
+  });
+});

@@ -1,0 +1,32 @@
+import type { Logger, Metrics } from '@msa/service-kit';
+import type { TokenKeys } from '../domain/token-keys.js';
+import type { CredentialStore } from '../store/credential-store.js';
+import type { CredentialQuota } from './credential-quota.js';
+
+/** What the route handlers share. */
+export interface RouteDeps {
+  store: CredentialStore;
+  quota: CredentialQuota;
+  tokenKeys: TokenKeys;
+  publicBaseUrl: string;
+  logger: Logger;
+  counters: IdentityCounters;
+}
+
+type Counter = ReturnType<Metrics['counter']>;
+
+export interface IdentityCounters {
+  credentialsCreated: Pick<Counter, 'inc'>;
+  tokensIssued: Pick<Counter, 'inc'>;
+  tokenRefusals: Pick<Counter, 'inc'>;
+}
+
+export function createIdentityCounters(metrics: Metrics | undefined): IdentityCounters {
+  const none = { inc: () => undefined };
+  if (!metrics) return { credentialsCreated: none, tokensIssued: none, tokenRefusals: none };
+  return {
+    credentialsCreated: metrics.counter('identity_credentials_created_total', 'Credentials created', ['origin', 'mode']),
+    tokensIssued: metrics.counter('identity_access_tokens_issued_total', 'Access tokens issued', ['auth_method']),
+    tokenRefusals: metrics.counter('identity_token_requests_refused_total', 'Token requests refused', ['code']),
+  };
+}

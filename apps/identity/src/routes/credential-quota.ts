@@ -1,0 +1,45 @@
+import { LIMITS } from '@msa/contracts';
+import { createDailyQuota, rateLimitedError, setRateLimitHeaders, type Redis, type Reservation } from '@msa/service-kit';
+import type { Request, Response } from 'express';
+
+export const CREDENTIAL_QUOTA_POLICY = 'credentials-day';
+
+/**
+ * Keys and client registrations share one count per client IP and UTC day
+ * (spec §8). Only accepted creations count: the caller refunds its
+ * reservation when the creation fails.
+ */
+export function createCredentialQuota(redis: Redis, keyPrefix: string) {
+  const quota = createDailyQuota({
+    redis,
+    keyPrefix: `${keyPrefix}quota:credentials`,
+    policy: CREDENTIAL_QUOTA_POLICY,
+    points: LIMITS.keyCreationsPerIpPerDay,
+  });
+  return {
+    /** Reserves one creation for the caller's address, or throws the 429. */
+    async reserve(req: Request, res: Response): Promise<Reservation> {
+      const reservation = await quota.reserve(req.ctx.ip);
+      setRateLimitHeaders(res, reservation.state);
+      if (!reservation.allowed) {
+        throw rateLimitedError(
+          reservation.state,
+          `This address has created ${LIMITS.keyCreationsPerIpPerDay} sets of credentials today.`,
+          `Credential creation is limited to ${LIMITS.keyCreationsPerIpPerDay} per IP address per UTC day; retry after Retry-After seconds (00:00 UTC), or reuse credentials you already have.`,
+        );
+      }
+      return reservation;
+    },
+  };
+}
+export type CredentialQuota = ReturnType<typeof createCredentialQuota>;
+
+/** Runs `work` under a reservation, giving the unit back if it throws. */
+export async function withReservation<T>(reservation: Reservation, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await reservation.refund().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,161 @@
+import { ClientRegistrationRequest, TokenRequest, type ClientRegistration, type TokenResponse } from '@msa/contracts';
+import { appError, methodNotAllowed, parseOr } from '@msa/service-kit';
+import { Router, type Request, type Response } from 'express';
+import { signAccessToken } from '../domain/access-token.js';
+import { authenticateClientRequest } from '../domain/client-authentication.js';
+import { createCredentials } from '../domain/create-credentials.js';
+import { hashSecret, looksLikeClientId, matchesHash } from '../domain/credentials.js';
+import { formatScopes, narrowScopes, parseRegistrationScope } from '../domain/scopes.js';
+import type { CredentialRecord } from '../store/credential-store.js';
+import { withReservation } from './credential-quota.js';
+import type { RouteDeps } from './context.js';
+
+const BASIC_CHALLENGE = 'Basic realm="msa", charset="UTF-8"';
+// Compared against when the client id is unknown, so both failures take as long.
+const UNKNOWN_CLIENT_HASH = hashSecret('unknown client');
+
+function invalidClient(message: string) {
+  return appError('invalid_client', message, { headers: { 'WWW-Authenticate': BASIC_CHALLENGE } });
+}
+
+/** RFC 6749 §5.1: token responses are never cached. */
+function noStore(res: Response) {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+}
+
+export function oauthRoutes(deps: RouteDeps): Router {
+  const router = Router();
+  const env = { publicBaseUrl: deps.publicBaseUrl };
+
+  async function authenticate(req: Request, body: TokenRequest): Promise<{ record: CredentialRecord; method: string }> {
+    const auth = authenticateClientRequest(req.get('authorization'), body);
+    if (auth.kind === 'conflict') {
+      throw appError('invalid_request', auth.message, {
+        hint: 'Use one client authentication method: HTTP Basic, or client_id and client_secret in the body.',
+      });
+    }
+    if (auth.kind === 'missing') {
+      throw invalidClient('Client authentication is missing: send client_id and client_secret, or HTTP Basic.');
+    }
+    if (auth.kind === 'malformed_basic') throw invalidClient('The HTTP Basic credentials cannot be read.');
+
+    const { clientId, clientSecret, method } = auth.credentials;
+    const record = looksLikeClientId(clientId) ? await deps.store.findByClientId(clientId) : null;
+    const secretMatches = matchesHash(clientSecret, record?.client_secret_hash ?? UNKNOWN_CLIENT_HASH);
+    if (!record || !secretMatches) throw invalidClient('Unknown client or wrong client secret.');
+    return { record, method };
+  }
+
+  router
+    .route('/oauth/token')
+    .post(async (req, res) => {
+      noStore(res);
+      const body = parseOr(TokenRequest, req.body ?? {}, 'invalid_request', 'The token request has invalid parameters.');
+      if (body.grant_type === '') {
+        throw appError('invalid_request', 'grant_type is missing.', {
+          fields: [{ field: 'grant_type', message: 'is required' }],
+        });
+      }
+      if (body.grant_type !== 'client_credentials') {
+        deps.counters.tokenRefusals.inc({ code: 'unsupported_grant_type' });
+        throw appError('unsupported_grant_type', `Grant type '${body.grant_type}' is not supported.`, {
+          fields: [{ field: 'grant_type', message: 'must be client_credentials' }],
+        });
+      }
+
+      let client: Awaited<ReturnType<typeof authenticate>>;
+      try {
+        client = await authenticate(req, body);
+      } catch (err) {
+        deps.counters.tokenRefusals.inc({ code: (err as { code?: string }).code ?? 'error' });
+        throw err;
+      }
+      const { record, method } = client;
+
+      const narrowed = narrowScopes(record.scopes, body.scope);
+      if (!narrowed.ok) {
+        deps.counters.tokenRefusals.inc({ code: 'invalid_scope' });
+        const problems = [
+          ...narrowed.unknown.map((s) => `'${s}' is not a scope of this API`),
+          ...narrowed.notGranted.map((s) => `'${s}' is not granted to this client`),
+        ];
+        throw appError('invalid_scope', `The requested scope is not allowed: ${problems.join('; ')}.`, {
+          fields: [{ field: 'scope', message: `must be a space-separated subset of: ${formatScopes(record.scopes)}` }],
+        });
+      }
+
+      const token = signAccessToken(deps.tokenKeys, deps.publicBaseUrl, {
+        clientId: record.client_id,
+        name: record.name,
+        scopes: narrowed.scopes,
+        mode: record.mode,
+        tier: record.tier,
+        sandbox: req.ctx.sandbox,
+      });
+      deps.counters.tokensIssued.inc({ auth_method: method });
+      req.log.info({ clientId: record.client_id, authMethod: method, sandbox: req.ctx.sandbox }, 'access token issued');
+      const response: TokenResponse = {
+        access_token: token.accessToken,
+        token_type: 'Bearer',
+        expires_in: token.expiresIn,
+        scope: token.scope,
+      };
+      res.json(response);
+    })
+    .all(methodNotAllowed(env, ['POST']));
+
+  router
+    .route('/oauth/register')
+    .post(async (req, res) => {
+      const body = parseOr(ClientRegistrationRequest, req.body ?? {}, 'invalid_client_metadata', 'The client metadata is invalid.');
+      const scope = parseRegistrationScope(body.scope);
+      if (!scope.ok) {
+        throw appError('invalid_client_metadata', 'The client metadata is invalid.', {
+          fields: [{ field: 'scope', message: `unknown scope ${scope.unknown.map((s) => `'${s}'`).join(', ')}` }],
+        });
+      }
+      if (req.ctx.sandbox && body.mode === 'live') {
+        throw appError('invalid_client_metadata', 'Live clients cannot be registered on the sandbox.', {
+          fields: [{ field: 'mode', message: 'must be sandbox on the sandbox' }],
+          hint: `Register live clients with POST ${deps.publicBaseUrl}/oauth/register, the production path, without sandbox credentials.`,
+        });
+      }
+      const authMethod = body.token_endpoint_auth_method ?? 'client_secret_basic';
+      const email = body.contacts[0]!;
+
+      const reservation = await deps.quota.reserve(req, res);
+      const created = await withReservation(reservation, () =>
+        createCredentials(deps.store, {
+          name: body.client_name,
+          email,
+          scopes: scope.scopes,
+          mode: body.mode,
+          origin: 'registration',
+          tokenEndpointAuthMethod: authMethod,
+        }),
+      );
+      deps.counters.credentialsCreated.inc({ origin: 'registration', mode: created.record.mode });
+      req.log.info({ clientId: created.clientId, mode: created.record.mode }, 'client registered');
+
+      const response: ClientRegistration & { contacts: string[] } = {
+        client_id: created.clientId,
+        client_secret: created.clientSecret,
+        client_id_issued_at: Math.floor(Date.parse(created.record.created_at) / 1000),
+        // 0: the secret does not expire (RFC 7591 §3.2.1).
+        client_secret_expires_at: 0,
+        client_name: created.record.name,
+        contacts: body.contacts,
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: authMethod,
+        scope: formatScopes(created.record.scopes),
+        api_key: created.apiKey,
+        mode: created.record.mode,
+      };
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(201).json(response);
+    })
+    .all(methodNotAllowed(env, ['POST']));
+
+  return router;
+}

@@ -1,0 +1,30 @@
+import { methodNotAllowed } from '@msa/service-kit';
+import { Router, type Response } from 'express';
+import { authorizationServerMetadata, protectedResourceMetadata } from '../domain/metadata.js';
+import type { RouteDeps } from './context.js';
+
+const CACHE = 'public, max-age=300';
+
+function sendCached(res: Response, body: unknown) {
+  res.setHeader('Cache-Control', CACHE);
+  res.json(body);
+}
+
+export function wellKnownRoutes(deps: RouteDeps): Router {
+  const router = Router();
+  const getOnly = methodNotAllowed({ publicBaseUrl: deps.publicBaseUrl }, ['GET']);
+
+  router
+    .route('/.well-known/oauth-authorization-server')
+    .get((req, res) => sendCached(res, authorizationServerMetadata(deps.publicBaseUrl, req.ctx.sandbox)))
+    .all(getOnly);
+  router
+    .route('/.well-known/oauth-protected-resource')
+    .get((req, res) => sendCached(res, protectedResourceMetadata(deps.publicBaseUrl, req.ctx.sandbox)))
+    .all(getOnly);
+  router
+    .route('/.well-known/jwks.json')
+    .get((_req, res) => sendCached(res, deps.tokenKeys.jwks))
+    .all(getOnly);
+  return router;
+}

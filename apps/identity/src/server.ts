@@ -1,0 +1,55 @@
+import {
+  closeServer,
+  createLogger,
+  createMetrics,
+  createRedis,
+  listen,
+  type Logger,
+  type Metrics,
+  type Redis,
+  type RunningService,
+} from '@msa/service-kit';
+import { createApp } from './app.js';
+import type { IdentityConfig } from './config.js';
+import { createTokenKeys } from './domain/token-keys.js';
+
+export interface ServiceDeps {
+  logger?: Logger;
+  /** A connection the caller owns (and closes); otherwise one is opened from REDIS_URL. */
+  redis?: Redis;
+  metrics?: Metrics;
+}
+
+export async function startService(config: IdentityConfig, deps: ServiceDeps = {}): Promise<RunningService> {
+  const logger = deps.logger ?? createLogger({ service: 'identity', level: config.LOG_LEVEL });
+  const redis = deps.redis ?? createRedis(config.REDIS_URL, 'api');
+  const tokenKeys = createTokenKeys(
+    { privateKeyPem: config.TOKEN_SIGNING_KEY, kid: config.TOKEN_SIGNING_KID },
+    config.TOKEN_VERIFY_KEYS,
+  );
+  const app = createApp({
+    logger,
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+    tokenKeys,
+    metrics: deps.metrics ?? createMetrics('identity'),
+  });
+  let listening;
+  try {
+    listening = await listen(app, config.IDENTITY_PORT);
+  } catch (err) {
+    if (!deps.redis) redis.disconnect();
+    throw err;
+  }
+  const { server, port, url } = listening;
+  return {
+    url,
+    port,
+    async close() {
+      await closeServer(server);
+      if (!deps.redis) await redis.quit();
+    },
+  };
+}

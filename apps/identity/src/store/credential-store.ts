@@ -1,0 +1,87 @@
+// Where credentials live. One Redis hash per principal, keyed by client id,
+// holds only hashes of the API key and client secret; a second, single key
+// maps the API key's hash to the client id. The two keys cannot share a hash
+// slot (the key hash is not known from the client id and vice versa), so they
+// are written one after the other instead of in a MULTI: record first, index
+// second. A crash between the two leaves a record nobody can reach by key and
+// whose secret nobody was shown; the reverse order could leave an index
+// pointing at nothing. A failed index write removes the record again.
+import { Mode, Scope } from '@msa/contracts';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+export const CredentialRecord = z.object({
+  client_id: z.string(),
+  api_key_hash: z.string(),
+  client_secret_hash: z.string(),
+  name: z.string(),
+  email: z.string(),
+  scopes: z.array(Scope),
+  mode: Mode,
+  tier: z.string(),
+  created_at: z.string(),
+  /** How the credentials were created: POST /v1/keys or POST /oauth/register. */
+  origin: z.enum(['api_key', 'registration']),
+  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post']),
+});
+export type CredentialRecord = z.infer<typeof CredentialRecord>;
+
+export interface CredentialStore {
+  /** Stores a new principal; throws when its client id or key hash is already taken. */
+  create(record: CredentialRecord): Promise<void>;
+  findByClientId(clientId: string): Promise<CredentialRecord | null>;
+  findByApiKeyHash(apiKeyHash: string): Promise<CredentialRecord | null>;
+  ping(): Promise<void>;
+}
+
+export class CredentialConflictError extends Error {
+  constructor(what: string) {
+    super(`credential ${what} already exists`);
+    this.name = 'CredentialConflictError';
+  }
+}
+
+function toHash(record: CredentialRecord): Record<string, string> {
+  return { ...record, scopes: record.scopes.join(' ') };
+}
+
+function fromHash(fields: Record<string, string>): CredentialRecord | null {
+  if (!fields.client_id) return null;
+  const parsed = CredentialRecord.safeParse({ ...fields, scopes: (fields.scopes ?? '').split(' ').filter(Boolean) });
+  return parsed.success ? parsed.data : null;
+}
+
+export function createCredentialStore(redis: Redis, prefix: string): CredentialStore {
+  // The hash tag keeps everything later stored per principal in one slot.
+  const recordKey = (clientId: string) => `${prefix}cred:{${clientId}}`;
+  const indexKey = (apiKeyHash: string) => `${prefix}cred-key:${apiKeyHash}`;
+
+  async function findByClientId(clientId: string): Promise<CredentialRecord | null> {
+    return fromHash(await redis.hgetall(recordKey(clientId)));
+  }
+
+  return {
+    async create(record) {
+      const key = recordKey(record.client_id);
+      if ((await redis.hsetnx(key, 'client_id', record.client_id)) === 0) throw new CredentialConflictError('client id');
+      try {
+        await redis.hset(key, toHash(record));
+        if ((await redis.set(indexKey(record.api_key_hash), record.client_id, 'NX')) !== 'OK') {
+          throw new CredentialConflictError('api key');
+        }
+      } catch (err) {
+        await redis.del(key).catch(() => undefined);
+        throw err;
+      }
+    },
+    findByClientId,
+    async findByApiKeyHash(apiKeyHash) {
+      const clientId = await redis.get(indexKey(apiKeyHash));
+      return clientId === null ? null : findByClientId(clientId);
+    },
+    async ping() {
+      const pong = await redis.ping();
+      if (pong !== 'PONG') throw new Error(`unexpected PING answer: ${pong}`);
+    },
+  };
+}
