@@ -71,6 +71,10 @@ export function errorHandler(logger: Logger, opts: EnvelopeOptions): ErrorReques
       case 'request.aborted':
         return; // the client went away; nobody is left to answer
     }
+    // The router cannot decode a path parameter such as `%zz`: the caller's mistake, not ours.
+    if (err instanceof URIError && e.status === 400) {
+      return sendError(res, opts, 'invalid_request', 'The URL path is not validly percent-encoded.');
+    }
     if (e?.expose && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       return sendError(res, opts, 'invalid_request', e.message, { status: e.status });
     }
