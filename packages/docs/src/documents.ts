@@ -38,7 +38,7 @@ function errorCodeSections(publicBaseUrl: string): string {
     .map((e) => `[\`${e.code}\`](#${e.code})`)
     .join(' · ');
   const sections = errorCodeDocs().map(
-    (e) => `### ${e.code}\n\n**HTTP ${e.status}**: ${e.title}.\n\n${e.hint}\n\n\`docs\`: ${publicBaseUrl}/developers#${e.code}`,
+    (e) => `### ${e.code}\n\n**HTTP ${e.status}**: ${e.title}. ${e.hint}\n\n\`docs\`: ${publicBaseUrl}/developers#${e.code}`,
   );
   return [index, ...sections].join('\n\n');
 }

@@ -66,6 +66,6 @@ ${servers}
 |---|---|---|---|
 ${rows.join('\n')}
 
-Errors use one envelope (\`{"error": {"code", "message", "status", "hint", "docs", "fields"}}\`); the codes are listed at ${u.developers}#error-codes.
+Every error is one JSON envelope, \`error\` with \`code\`, \`message\`, \`status\` and optional \`hint\`, \`docs\`, \`openapi\`, \`fields\`; the codes are listed at ${u.developers}#error-codes.
 `;
 }

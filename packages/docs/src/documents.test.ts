@@ -1,0 +1,204 @@
+import { ERROR_CODE_LIST, LIMITS, OPERATION_IDS } from '@msa/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  buildOnboarding,
+  buildVersioningPolicy,
+  renderAgentsMd,
+  renderDevelopersMarkdown,
+  renderLlmsTxt,
+  renderOnboardingMarkdown,
+  renderServiceDocumentMarkdown,
+  renderVersioningMarkdown,
+} from './documents.js';
+import { renderHtmlPage, slugify } from './html.js';
+import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
+import { buildServiceDocument } from './service-document.js';
+import { TemplateError, fillTemplate } from './template.js';
+
+const BASE = 'https://merch.example.net';
+const production = { publicBaseUrl: BASE, sandbox: false };
+const sandbox = { publicBaseUrl: BASE, sandbox: true };
+
+const markdownDocuments = {
+  'llms.txt': renderLlmsTxt,
+  'agents.md': renderAgentsMd,
+  developers: renderDevelopersMarkdown,
+  versioning: renderVersioningMarkdown,
+  onboarding: renderOnboardingMarkdown,
+  'service document': renderServiceDocumentMarkdown,
+  openapi: renderOpenApiMarkdown,
+};
+
+describe('Markdown documents', () => {
+  for (const [name, render] of Object.entries(markdownDocuments)) {
+    it(`renders ${name} for a base URL with every placeholder filled`, () => {
+      const text = render(production);
+
+      expect(text).toMatch(/^# /);
+      expect(text).not.toMatch(/\{\{|\}\}/);
+      expect(text).toContain(BASE);
+      expect(text).not.toContain('undefined');
+    });
+
+    it(`renders ${name} for the sandbox with API calls under /sandbox`, () => {
+      const text = render(sandbox);
+
+      expect(text).not.toMatch(/\{\{|\}\}/);
+      expect(text).toContain(`${BASE}/sandbox`);
+      expect(text).not.toMatch(new RegExp(`${BASE.replace(/\./g, '\\.')}/v1/`));
+    });
+  }
+
+  it('strips a trailing slash from the base URL', () => {
+    const text = renderLlmsTxt({ publicBaseUrl: `${BASE}/`, sandbox: false });
+
+    expect(text).toContain(`${BASE}/agents.md`);
+    expect(text).not.toContain(`${BASE}//`);
+  });
+});
+
+describe('llms.txt', () => {
+  const text = renderLlmsTxt(production);
+
+  it('follows the llmstxt.org shape: H1, blockquote summary, H2 sections of links', () => {
+    const lines = text.split('\n');
+
+    expect(lines[0]).toBe('# Merch-Shop Agent API');
+    expect(lines.find((l) => l.trim() !== '' && !l.startsWith('# '))).toMatch(/^> /);
+    expect(text).toMatch(/^## Docs$/m);
+    expect(text).toMatch(/^## Optional$/m);
+    expect(text).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)]+\): /m);
+  });
+
+  it('links to every Markdown document', () => {
+    for (const path of ['/agents.md', '/developers', '/v1/onboarding', '/v1/versioning', '/openapi.json', '/mcp']) {
+      expect(text).toContain(`](${BASE}${path})`);
+    }
+    expect(text).toContain(`](${BASE}/)`);
+  });
+
+  it('explains how to start in three calls', () => {
+    expect(text).toContain('## Start in three calls');
+    expect(text).toContain(`${BASE}/v1/products`);
+    expect(text).toContain(`POST ${BASE}/v1/keys`);
+    expect(text).toContain(`${BASE}/sandbox/v1/shop-requests`);
+  });
+});
+
+describe('agents.md', () => {
+  const text = renderAgentsMd(production);
+
+  it('covers sandbox, idempotency, handles, confirmation, errors, limits and data protection', () => {
+    for (const needle of ['sandbox', 'Idempotency-Key', 'Never invent', 'Confirm with the human', 'error.fields', 'hint', 'Retry-After', 'RateLimit', 'contact person']) {
+      expect(text).toContain(needle);
+    }
+  });
+
+  it('states the limits from contracts', () => {
+    expect(text).toContain(`| ${LIMITS.ratePerMinuteWithCredentials} |`);
+    expect(text).toContain(`| ${LIMITS.liveShopRequestsPerDay} |`);
+  });
+});
+
+describe('developer portal', () => {
+  const markdown = renderDevelopersMarkdown(production);
+  const html = renderHtmlPage(markdown, { markdownUrl: `${BASE}/developers` });
+
+  it('gives every error code a heading whose anchor is the code', () => {
+    for (const code of ERROR_CODE_LIST) {
+      expect(markdown).toMatch(new RegExp(`^### ${code}$`, 'm'));
+      expect(html).toContain(`id="${code}"`);
+    }
+  });
+
+  it('is self-contained HTML: inline CSS, no scripts, no external assets', () => {
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<style>');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/i);
+    expect(html).not.toMatch(/\ssrc=/i);
+  });
+
+  it('has a quick start with curl, authentication, sandbox, limits, headers and MCP sections', () => {
+    for (const id of ['quick-start', 'authentication', 'sandbox', 'limits', 'headers', 'mcp', 'error-codes']) {
+      expect(html).toContain(`id="${id}"`);
+    }
+    expect(markdown).toContain('curl');
+    expect(markdown).toContain('X-API-Key');
+    expect(markdown).toContain('"mcpServers"');
+    for (const header of ['RateLimit', 'Retry-After', 'API-Version', 'Idempotency-Key', 'Deprecation', 'Sunset']) {
+      expect(markdown).toContain(`\`${header}\``);
+    }
+  });
+});
+
+describe('slugify', () => {
+  it('keeps underscores so error codes stay their own anchors', () => {
+    expect(slugify('rate_limited')).toBe('rate_limited');
+    expect(slugify('Quick start')).toBe('quick-start');
+    expect(slugify('OAuth 2.0 client credentials')).toBe('oauth-20-client-credentials');
+  });
+});
+
+describe('JSON documents', () => {
+  it('service document links every operation of the specification', () => {
+    const doc = buildServiceDocument(production);
+    const linked = new Set(Object.values(doc.links).map((l) => l.operation_id));
+
+    for (const op of OPERATION_IDS) expect(linked).toContain(op);
+    expect(doc.links.sandbox?.href).toBe(`${BASE}/sandbox/`);
+    expect(doc.links.oauth_token?.href).toBe(`${BASE}/oauth/token`);
+    expect(doc.links.oauth_authorization_server_metadata?.href).toBe(`${BASE}/.well-known/oauth-authorization-server`);
+    expect(doc.links.developer_portal?.href).toBe(`${BASE}/developers`);
+    expect(doc.links.mcp?.href).toBe(`${BASE}/mcp`);
+    expect(doc.sandbox).toBe(false);
+  });
+
+  it('service document on the sandbox says so and points API calls there', () => {
+    const doc = buildServiceDocument(sandbox);
+
+    expect(doc.environment).toBe('sandbox');
+    expect(doc.sandbox).toBe(true);
+    expect(doc.base_url).toBe(`${BASE}/sandbox`);
+    expect(doc.links.products?.href).toBe(`${BASE}/sandbox/v1/products`);
+    expect(doc.links.oauth_authorization_server_metadata?.href).toBe(`${BASE}/.well-known/oauth-authorization-server/sandbox`);
+  });
+
+  it('onboarding states the free-tier limits, credential creation, OAuth endpoints and sandbox base', () => {
+    const doc = buildOnboarding(production);
+
+    expect(doc.free_tier_limits.requests_per_minute_with_credentials).toBe(LIMITS.ratePerMinuteWithCredentials);
+    expect(doc.free_tier_limits.live_shop_requests_per_day).toBe(LIMITS.liveShopRequestsPerDay);
+    expect(doc.credentials.create_api_key.curl).toContain(`curl -X POST ${BASE}/v1/keys`);
+    expect(doc.credentials.register_oauth_client.curl).toContain(`${BASE}/oauth/register`);
+    expect(doc.oauth.token_endpoint).toBe(`${BASE}/oauth/token`);
+    expect(doc.sandbox_base_url).toBe(`${BASE}/sandbox`);
+    expect(doc.zero_auth_endpoints.map((e) => `${e.method} ${e.path}`)).toContain('GET /v1/products');
+    expect(doc.scopes.map((s) => s.scope)).toEqual(['catalog:read', 'shops:read', 'requests:write', 'requests:read']);
+  });
+
+  it('versioning policy states spec §9', () => {
+    const doc = buildVersioningPolicy(production);
+
+    expect(doc.current_version).toBe('1');
+    expect(doc.version_header).toBe('API-Version');
+    expect(doc.additive_only).toBe(true);
+    expect(doc.deprecation.minimum_notice_days).toBe(180);
+    expect(doc.deprecation.headers).toEqual(expect.arrayContaining(['Deprecation', 'Sunset']));
+  });
+
+  it('OpenAPI lists the sandbox server first on the sandbox and production first otherwise', () => {
+    expect(openApiFor(production).servers?.[0]?.url).toBe(BASE);
+    expect(openApiFor(sandbox).servers?.map((s) => s.url)).toEqual([`${BASE}/sandbox`, BASE]);
+  });
+});
+
+describe('fillTemplate', () => {
+  it('refuses a placeholder nobody fills', () => {
+    expect(() => fillTemplate('Hello {{NAME}} at {{PLACE}}', { NAME: 'x' })).toThrow(TemplateError);
+  });
+
+  it('fills every occurrence', () => {
+    expect(fillTemplate('{{A}}-{{A}}', { A: 1 })).toBe('1-1');
+  });
+});

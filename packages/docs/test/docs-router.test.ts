@@ -1,0 +1,122 @@
+import express from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { DOCUMENT_PATHS, createDocsRouter } from '../src/index.js';
+
+const BASE = 'https://merch.example.net';
+
+// The gateway's contract: strip /sandbox, flag the sandbox, then hand over.
+function buildApp() {
+  const app = express();
+  const docs = createDocsRouter({ publicBaseUrl: BASE });
+  app.use((req, res, next) => {
+    if (req.url === '/sandbox' || req.url.startsWith('/sandbox/')) {
+      req.url = req.url.slice('/sandbox'.length) || '/';
+      res.locals.sandbox = true;
+    }
+    next();
+  });
+  app.use(docs);
+  app.use((_req, res) => {
+    res.status(404).json({ error: { code: 'not_found' } });
+  });
+  return app;
+}
+
+const app = buildApp();
+
+const defaults: Record<(typeof DOCUMENT_PATHS)[number], string> = {
+  '/': 'application/json',
+  '/openapi.json': 'application/json',
+  '/llms.txt': 'text/markdown',
+  '/agents.md': 'text/markdown',
+  '/v1/versioning': 'application/json',
+  '/v1/onboarding': 'application/json',
+  '/v1/keys': 'application/json',
+  '/developers': 'text/html',
+};
+
+describe('documents router', () => {
+  for (const path of DOCUMENT_PATHS) {
+    it(`GET ${path} answers ${defaults[path]} without credentials`, async () => {
+      const res = await request(app).get(path);
+
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toContain(defaults[path]);
+      expect(res.headers.etag).toMatch(/^"/);
+      expect(res.headers['cache-control']).toContain('max-age');
+    });
+
+    it(`GET ${path} answers Markdown on Accept: text/markdown`, async () => {
+      const res = await request(app).get(path).set('Accept', 'text/markdown');
+
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
+      expect(res.text).toMatch(/^# /);
+      expect(res.text).not.toContain('{{');
+    });
+  }
+
+  it('advertises the Markdown alternate on JSON and HTML answers', async () => {
+    for (const path of ['/', '/v1/onboarding', '/developers', '/openapi.json']) {
+      const res = await request(app).get(path);
+
+      expect(res.headers.link).toBe(`<${BASE}${path}>; rel="alternate"; type="text/markdown"`);
+      expect(res.headers.vary).toContain('Accept');
+    }
+  });
+
+  it('keeps the default for a browser Accept header', async () => {
+    const res = await request(app).get('/developers').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
+
+    expect(res.headers['content-type']).toContain('text/html');
+  });
+
+  it('prefers Markdown when it is listed before a wildcard', async () => {
+    const res = await request(app).get('/').set('Accept', 'text/markdown, */*;q=0.1');
+
+    expect(res.headers['content-type']).toContain('text/markdown');
+  });
+
+  it('serves the same onboarding document at /v1/onboarding and GET /v1/keys', async () => {
+    const onboarding = await request(app).get('/v1/onboarding');
+    const keys = await request(app).get('/v1/keys');
+
+    expect(keys.body).toEqual(onboarding.body);
+  });
+
+  it('answers a matching If-None-Match with 304', async () => {
+    const first = await request(app).get('/llms.txt');
+
+    const second = await request(app).get('/llms.txt').set('If-None-Match', first.headers.etag!);
+
+    expect(second.status).toBe(304);
+    expect(second.text).toBe('');
+  });
+
+  it('answers HEAD without a body', async () => {
+    const res = await request(app).head('/agents.md');
+
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/markdown');
+  });
+
+  it('points API links at the sandbox when the request came through /sandbox', async () => {
+    const doc = await request(app).get('/sandbox/');
+    const llms = await request(app).get('/sandbox/llms.txt');
+    const openapi = await request(app).get('/sandbox/openapi.json');
+
+    expect(doc.body.sandbox).toBe(true);
+    expect(doc.body.links.products.href).toBe(`${BASE}/sandbox/v1/products`);
+    expect(llms.text).toContain(`${BASE}/sandbox/v1/products`);
+    expect(openapi.body.servers[0].url).toBe(`${BASE}/sandbox`);
+  });
+
+  it('leaves every other path and method to the next handler', async () => {
+    const post = await request(app).post('/v1/keys').send({});
+    const other = await request(app).get('/v1/products');
+
+    expect(post.status).toBe(404);
+    expect(other.status).toBe(404);
+  });
+});
