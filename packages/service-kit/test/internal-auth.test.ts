@@ -1,0 +1,130 @@
+import type { CallContext } from '@msa/contracts';
+import { Router } from 'express';
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createInternalSigner, createServiceApp, finishServiceApp } from '../src/index.js';
+import { BASE_URL, SECRET, captureLogs } from './support.js';
+
+const ctx: CallContext = {
+  principal: {
+    id: 'msa_client_0123456789abcdef',
+    name: 'test-agent',
+    scopes: ['catalog:read', 'requests:write'],
+    mode: 'sandbox',
+    tier: 'free',
+    via: 'api_key',
+  },
+  sandbox: true,
+  ip: '203.0.113.9',
+  request_id: 'req-from-gateway',
+};
+
+const sign = createInternalSigner(SECRET);
+
+function base64url(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function buildApp() {
+  const { logger } = captureLogs('silent');
+  const app = createServiceApp({ service: 'shops', logger, publicBaseUrl: BASE_URL, internalAuthSecret: SECRET });
+  const router = Router();
+  router.get('/v1/shops', (req, res) => {
+    res.json({ ctx: req.ctx });
+  });
+  app.use(router);
+  return finishServiceApp(app, { logger, publicBaseUrl: BASE_URL });
+}
+
+async function expectUnauthorized(token: string | undefined) {
+  const call = request(buildApp()).get('/v1/shops');
+  const res = await (token === undefined ? call : call.set('X-Internal-Auth', token));
+
+  expect(res.status).toBe(401);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(res.body.error).toMatchObject({ code: 'unauthorized', status: 401 });
+  expect(res.body).not.toHaveProperty('ctx');
+}
+
+describe('internalAuth', () => {
+  it('puts the signed context on req.ctx', async () => {
+    const res = await request(buildApp()).get('/v1/shops').set('X-Internal-Auth', sign('shops', ctx));
+
+    expect(res.status).toBe(200);
+    expect(res.body.ctx).toEqual(ctx);
+  });
+
+  it('answers 401 when the header is missing', async () => {
+    await expectUnauthorized(undefined);
+  });
+
+  it('answers 401 for a token meant for another service', async () => {
+    await expectUnauthorized(sign('catalog', ctx));
+  });
+
+  it('answers 401 for an expired token', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = jwt.sign({ ctx, iat: now - 120, exp: now - 60 }, SECRET, {
+      algorithm: 'HS256',
+      audience: 'shops',
+      issuer: 'msa-internal',
+    });
+
+    await expectUnauthorized(token);
+  });
+
+  it('answers 401 for a token signed with another secret', async () => {
+    await expectUnauthorized(createInternalSigner('another-secret-of-enough-length-0123456789')('shops', ctx));
+  });
+
+  it('answers 401 for an unsigned token (alg none)', async () => {
+    const valid = jwt.decode(sign('shops', ctx)) as object;
+    const token = `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(valid)}.`;
+
+    await expectUnauthorized(token);
+  });
+
+  it('answers 401 for a token whose signature was kept but whose claims were changed', async () => {
+    const [header, , signature] = sign('shops', ctx).split('.');
+    const forged = jwt.decode(sign('shops', { ...ctx, sandbox: false })) as object;
+
+    await expectUnauthorized(`${header}.${base64url(forged)}.${signature}`);
+  });
+
+  it('answers 401 for a validly signed token whose context has the wrong shape', async () => {
+    const token = jwt.sign({ ctx: { principal: 'admin' } }, SECRET, { algorithm: 'HS256', audience: 'shops', issuer: 'msa-internal', expiresIn: 60 });
+
+    await expectUnauthorized(token);
+  });
+
+  it('answers 401 for garbage', async () => {
+    await expectUnauthorized('not-a-jwt');
+  });
+
+  it('leaves the health routes open', async () => {
+    const app = buildApp();
+
+    expect((await request(app).get('/healthz')).status).toBe(200);
+    expect((await request(app).get('/readyz')).status).toBe(200);
+  });
+
+  it('guards unknown routes too, so they reveal nothing without a token', async () => {
+    const res = await request(buildApp()).get('/internal/anything');
+
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('createInternalSigner', () => {
+  it('signs HS256 tokens that live 60 seconds, for the called service', () => {
+    const token = sign('requests', ctx);
+    const decoded = jwt.decode(token, { complete: true });
+    const payload = decoded?.payload as { aud: string; exp: number; iat: number; ctx: CallContext };
+
+    expect(decoded?.header.alg).toBe('HS256');
+    expect(payload.aud).toBe('requests');
+    expect(payload.exp - payload.iat).toBe(60);
+    expect(payload.ctx).toEqual(ctx);
+  });
+});
