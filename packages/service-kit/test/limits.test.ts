@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDailyQuota, createWindowLimiter, secondsUntilUtcMidnight } from '../src/index.js';
+import { createTestRedis, type TestRedis } from './support.js';
+
+let t: TestRedis;
+let n = 0;
+/** A fresh limiter key per test, so tests never share a counter. */
+const key = (label: string) => `${label}-${++n}`;
+
+beforeAll(async () => {
+  t = await createTestRedis('limits');
+});
+
+afterAll(async () => {
+  await t.cleanup();
+});
+
+describe('createWindowLimiter', () => {
+  it('allows n requests per window and refuses the n+1th with the time to wait', async () => {
+    const limiter = createWindowLimiter({ redis: t.redis, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 3, windowSeconds: 60 });
+    const k = key('caller');
+
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await limiter.consume(k));
+
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(results.map((r) => r.state.remaining)).toEqual([2, 1, 0, 0]);
+    const refused = results[3]!.state;
+    expect(refused).toMatchObject({ policy: 'default', limit: 3, windowSeconds: 60 });
+    expect(refused.resetSeconds).toBeGreaterThan(0);
+    expect(refused.resetSeconds).toBeLessThanOrEqual(60);
+  });
+
+  it('counts each key on its own', async () => {
+    const limiter = createWindowLimiter({ redis: t.redis, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 1, windowSeconds: 60 });
+
+    const a = await limiter.consume(key('a'));
+    const b = await limiter.consume(key('b'));
+
+    expect([a.allowed, b.allowed]).toEqual([true, true]);
+  });
+
+  it('never lets concurrent requests past the limit', async () => {
+    const limiter = createWindowLimiter({ redis: t.redis, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 5, windowSeconds: 60 });
+    const k = key('burst');
+
+    const results = await Promise.all(Array.from({ length: 20 }, () => limiter.consume(k)));
+
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it('keeps its counters under the given prefix', async () => {
+    const limiter = createWindowLimiter({ redis: t.redis, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 5, windowSeconds: 60 });
+    const k = key('where');
+
+    await limiter.consume(k);
+
+    expect(await t.redis.keys(`${t.prefix}minute*${k}`)).toHaveLength(1);
+  });
+});
+
+describe('createDailyQuota', () => {
+  const quota = () => createDailyQuota({ redis: t.redis, keyPrefix: `${t.prefix}day`, policy: 'live-requests', points: 2 });
+  const noon = new Date('2031-05-20T12:00:00Z');
+
+  it('reserves up to the limit and refuses the next, saying when the UTC day ends', async () => {
+    const q = quota();
+    const k = key('principal');
+
+    const first = await q.reserve(k, noon);
+    const second = await q.reserve(k, noon);
+    const third = await q.reserve(k, noon);
+
+    expect([first.allowed, second.allowed, third.allowed]).toEqual([true, true, false]);
+    expect([first.state.remaining, second.state.remaining, third.state.remaining]).toEqual([1, 0, 0]);
+    expect(third.state).toMatchObject({ policy: 'live-requests', limit: 2, resetSeconds: secondsUntilUtcMidnight(noon) });
+  });
+
+  it('gives a unit back on refund, once', async () => {
+    const q = quota();
+    const k = key('principal');
+    await q.reserve(k, noon);
+    const second = await q.reserve(k, noon);
+
+    await second.refund();
+    await second.refund();
+
+    expect((await q.reserve(k, noon)).allowed).toBe(true);
+    expect((await q.reserve(k, noon)).allowed).toBe(false);
+  });
+
+  it('does not count refused reservations', async () => {
+    const q = quota();
+    const k = key('principal');
+    const first = await q.reserve(k, noon);
+    await q.reserve(k, noon);
+    for (let i = 0; i < 5; i++) expect((await q.reserve(k, noon)).allowed).toBe(false);
+
+    await first.refund();
+
+    expect((await q.reserve(k, noon)).allowed).toBe(true);
+  });
+
+  it('keeps one counter per UTC calendar day', async () => {
+    const q = quota();
+    const k = key('principal');
+    const lateEvening = new Date('2031-05-20T23:59:30Z');
+    const justAfterMidnight = new Date('2031-05-21T00:00:10Z');
+    await q.reserve(k, lateEvening);
+    await q.reserve(k, lateEvening);
+
+    const sameDay = await q.reserve(k, lateEvening);
+    const nextDay = await q.reserve(k, justAfterMidnight);
+
+    expect(sameDay.allowed).toBe(false);
+    expect(sameDay.state.resetSeconds).toBe(30);
+    expect(nextDay.allowed).toBe(true);
+    expect(nextDay.state.remaining).toBe(1);
+  });
+
+  it('lets the day counter expire shortly after midnight', async () => {
+    const q = quota();
+    const k = key('principal');
+    const now = new Date();
+
+    await q.reserve(k, now);
+
+    const [counter] = await t.redis.keys(`${t.prefix}day*${k}*`);
+    const ttl = await t.redis.ttl(counter!);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(secondsUntilUtcMidnight(now) + 60);
+  });
+
+  it('never reserves more than the limit for concurrent calls', async () => {
+    const q = createDailyQuota({ redis: t.redis, keyPrefix: `${t.prefix}day`, policy: 'sandbox-requests', points: 5 });
+    const k = key('burst');
+
+    const results = await Promise.all(Array.from({ length: 20 }, () => q.reserve(k, noon)));
+
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+    // The refused ones gave their unit back: one refund frees exactly one place.
+    await results.find((r) => r.allowed)!.refund();
+    expect((await q.reserve(k, noon)).allowed).toBe(true);
+    expect((await q.reserve(k, noon)).allowed).toBe(false);
+  });
+});
