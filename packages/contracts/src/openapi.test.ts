@@ -133,6 +133,58 @@ describe('buildOpenApiDocument', () => {
     expect(handle).toMatchObject({ in: 'path', required: true, schema: { pattern: '^[a-z0-9-]+$' } });
   });
 
+  describe('component schemas', () => {
+    type Schema = { required?: string[]; properties?: Record<string, Record<string, unknown>>; additionalProperties?: unknown };
+    const schema = (name: string) => (doc.components as { schemas: Record<string, Schema> }).schemas[name]!;
+
+    it.each([
+      ['ShopRequest', ['organization', 'shop_name']],
+      ['Organization', ['contact_name', 'email', 'name', 'type']],
+      ['RequestedProduct', ['product']],
+      ['ApiKeyRequest', ['email', 'name']],
+      ['TokenRequest', ['grant_type']],
+    ])('requires of %s only the fields spec section 2 marks (req)', (name, required) => {
+      expect([...(schema(name).required ?? [])].sort()).toEqual(required);
+    });
+
+    it.each([
+      ['Product', ['currency', 'handle', 'title', 'url']],
+      ['ProductList', ['products', 'total']],
+      ['ShopRequestResult', ['id', 'sandbox', 'status']],
+      ['TokenResponse', ['access_token', 'expires_in', 'token_type']],
+    ])('promises in %s at least the fields spec section 2 marks (req)', (name, required) => {
+      expect(schema(name).required).toEqual(expect.arrayContaining(required));
+    });
+
+    it.each(['ShopRequest', 'Organization', 'RequestedProduct', 'Design', 'ApiKeyRequest'])(
+      'declares that %s accepts no unknown fields',
+      (name) => {
+        expect(schema(name).additionalProperties).toBe(false);
+      },
+    );
+
+    it('carries the bounds of spec section 8', () => {
+      const shopRequest = schema('ShopRequest').properties!;
+      const design = schema('Design').properties!;
+
+      expect(shopRequest.shop_name).toMatchObject({ maxLength: 80 });
+      expect(shopRequest.products).toMatchObject({ maxItems: 20 });
+      expect(shopRequest.notes).toMatchObject({ maxLength: 2000 });
+      expect(shopRequest.occasion).toMatchObject({ maxLength: 120 });
+      expect(shopRequest.team_size).toMatchObject({ minimum: 1 });
+      expect(design.width_cm).toMatchObject({ minimum: 1, maximum: 40 });
+      expect(design.comment).toMatchObject({ maxLength: 500 });
+      expect(schema('RequestedProduct').properties!.comment).toMatchObject({ maxLength: 500 });
+      expect(schema('ApiKeyRequest').properties!.name).toMatchObject({ minLength: 2, maxLength: 80 });
+    });
+
+    it('spells the organization types as spec section 2 does', () => {
+      expect(schema('Organization').properties!.type).toMatchObject({
+        enum: ['schule', 'verein', 'unternehmen', 'handwerk', 'gastro'],
+      });
+    });
+  });
+
   it('puts the base URL into every absolute link', () => {
     const other = buildOpenApiDocument({ publicBaseUrl: 'https://other.example.de' });
 
