@@ -15,11 +15,21 @@ function transliterateUmlauts(text: string): string {
   return text.toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue');
 }
 
-/** Every folded spelling of `text` that a search term may match, one per line. */
+/**
+ * The folded text, followed by the other spellings of just those words that
+ * have one, one line each. Adding whole-text variants would triple what a
+ * search scans; most words have no other spelling.
+ */
 export function searchableText(text: string): string {
   const folded = foldText(text);
-  const variants = new Set([folded, foldText(transliterateUmlauts(text)), folded.replace(/-/g, '')]);
-  return [...variants].join('\n');
+  const extra = new Set<string>();
+  for (const word of text.split(/\s+/u)) {
+    const plain = foldText(word);
+    for (const variant of [foldText(transliterateUmlauts(word)), plain.replace(/-/g, '')]) {
+      if (variant !== plain) extra.add(variant);
+    }
+  }
+  return extra.size === 0 ? folded : `${folded}\n${[...extra].join('\n')}`;
 }
 
 /** The whitespace-separated, folded terms of a query; empty terms dropped. */
