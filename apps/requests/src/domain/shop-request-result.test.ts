@@ -1,7 +1,7 @@
 import { ShopRequestBody, ShopRequestResult, type Product, type ShopRequestInput } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import { createProductIndex } from './product-index.js';
-import { buildShopRequestResult, estimatePriceFrom, nextSteps, type ResultContext } from './shop-request-result.js';
+import { buildShopRequestResult, estimatePriceFrom, nextSteps, unknownProductsInRawBody, type ResultContext } from './shop-request-result.js';
 
 const shirt: Product = {
   handle: 'bio-t-shirt-unisex',
@@ -151,6 +151,21 @@ describe('buildShopRequestResult', () => {
     const outcome = buildShopRequestResult(buildBody({ products: undefined, design_service: true }), index, ctx);
 
     expect(outcome.ok && outcome.result.products).toEqual([]);
+  });
+});
+
+describe('unknownProductsInRawBody', () => {
+  it('names unknown products of a body that failed its schema and skips what it cannot read', () => {
+    const raw = { products: [{ product: 'bio-t-shirt-unisex' }, { product: 'mystery-mug', colors: 7 }, { product: 42 }, 'x', { product: '' }] };
+
+    expect(unknownProductsInRawBody(raw, index)).toEqual([
+      { field: 'products.1.product', message: expect.stringContaining("unknown product 'mystery-mug'") },
+    ]);
+  });
+
+  it('finds nothing without a products array', () => {
+    expect(unknownProductsInRawBody({ products: 'hoodie' }, index)).toEqual([]);
+    expect(unknownProductsInRawBody(null, index)).toEqual([]);
   });
 });
 

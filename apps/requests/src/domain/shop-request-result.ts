@@ -63,6 +63,27 @@ export function nextSteps({ id, sandbox, anonymous, publicBaseUrl }: Omit<Result
   );
 }
 
+function unknownProduct(field: string, reference: string): FieldProblem {
+  return {
+    field: `${field}.product`,
+    message: `unknown product '${reference}'; use a handle or title listed by GET /v1/products`,
+  };
+}
+
+/**
+ * Unknown products in a body that failed its schema, so a 422 names every
+ * problem at once instead of the product ones only after the rest is fixed.
+ */
+export function unknownProductsInRawBody(raw: unknown, products: ProductIndex): FieldProblem[] {
+  const list = raw && typeof raw === 'object' ? (raw as { products?: unknown }).products : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry: unknown, i) => {
+    const reference = entry && typeof entry === 'object' ? (entry as { product?: unknown }).product : undefined;
+    if (typeof reference !== 'string' || reference.trim() === '' || products.find(reference)) return [];
+    return [unknownProduct(`products.${i}`, reference)];
+  });
+}
+
 function sameText(a: string, b: string): boolean {
   return a.normalize('NFC').trim().toLowerCase() === b.normalize('NFC').trim().toLowerCase();
 }
@@ -82,10 +103,7 @@ export function buildShopRequestResult(body: ShopRequestBody, products: ProductI
     const field = `products.${i}`;
     const product = products.find(requested.product);
     if (!product) {
-      problems.push({
-        field: `${field}.product`,
-        message: `unknown product '${requested.product}'; use a handle or title listed by GET /v1/products`,
-      });
+      problems.push(unknownProduct(field, requested.product));
       return;
     }
     if (product.available === false) {

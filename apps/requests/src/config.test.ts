@@ -1,0 +1,29 @@
+import { ConfigError, loadConfig } from '@msa/service-kit';
+import { describe, expect, it } from 'vitest';
+import { RequestsEnv } from './config.js';
+
+const secret = 'x'.repeat(32);
+
+describe('RequestsEnv', () => {
+  it('fills in the documented defaults', () => {
+    const config = loadConfig(RequestsEnv, { INTERNAL_AUTH_SECRET: secret });
+
+    expect(config).toMatchObject({
+      REQUESTS_PORT: 8083,
+      CATALOG_URL: 'http://127.0.0.1:8081',
+      QUEUE_PREFIX: '{intake}',
+      INTAKE_ATTEMPTS: 8,
+      INTAKE_BACKOFF_MS: 2000,
+      RECONCILE_INTERVAL_MS: 30_000,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: 'msa:',
+    });
+  });
+
+  it('names every bad variable at once', () => {
+    const attempt = () => loadConfig(RequestsEnv, { INTERNAL_AUTH_SECRET: secret, INTAKE_ATTEMPTS: '0', CATALOG_URL: 'not a url' });
+
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/INTAKE_ATTEMPTS[\s\S]*CATALOG_URL|CATALOG_URL[\s\S]*INTAKE_ATTEMPTS/);
+  });
+});

@@ -1,0 +1,59 @@
+// The producer side of the `intake` queue. Attempts and backoff are the
+// queue's default job options, set once here; `jobId` is the shop request id,
+// so adding a request that is already on the queue is a no-op.
+import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
+import type { Logger } from '@msa/service-kit';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+/** An enqueue that has not answered by then is treated as failed; the reconciler retries it. */
+const ENQUEUE_TIMEOUT_MS = 5_000;
+
+export interface IntakeQueue {
+  enqueue(job: IntakeJob): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface IntakeQueueOptions {
+  /** A connection of its own (`createRedis(url, 'api')`): fails fast, and the queue never closes it. */
+  connection: Redis;
+  prefix: string;
+  attempts: number;
+  backoffMs: number;
+  logger: Logger;
+}
+
+export function createIntakeQueue({ connection, prefix, attempts, backoffMs, logger }: IntakeQueueOptions): IntakeQueue & { queue: Queue<IntakeJob> } {
+  const queue = new Queue<IntakeJob>(INTAKE_QUEUE, {
+    connection,
+    prefix,
+    // Without these the queue waits for Redis (and asks its version) before its
+    // first command, and stays broken if Redis was down then; with them an
+    // outage fails each add fast and a later add works again.
+    skipWaitingForReady: true,
+    skipVersionCheck: true,
+    defaultJobOptions: {
+      attempts,
+      backoff: { type: 'exponential', delay: backoffMs },
+      removeOnComplete: { age: 86_400 },
+      removeOnFail: false,
+    },
+  });
+  queue.on('error', (err) => logger.warn({ err }, 'intake queue error'));
+
+  return {
+    queue,
+    async enqueue(job) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`enqueue timed out after ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([queue.add(INTAKE_QUEUE, job, { jobId: job.request_id }), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: () => queue.close(),
+  };
+}

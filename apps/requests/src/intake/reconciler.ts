@@ -1,0 +1,120 @@
+// Finds live shop requests that were stored but never made it onto the intake
+// queue (Redis hiccup, crash between the two steps) and enqueues them. The
+// job id is the request id, so a request enqueued twice is processed once.
+import type { IntakeJob } from '@msa/contracts';
+import type { Logger } from '@msa/service-kit';
+import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
+import type { IntakeQueue } from './intake-queue.js';
+
+export interface ReconcilerOptions {
+  store: ShopRequestStore;
+  intake: Pick<IntakeQueue, 'enqueue'>;
+  logger: Logger;
+  intervalMs: number;
+  /**
+   * Requests younger than this are left alone: their own POST may still be
+   * between storing and enqueueing.
+   */
+  minAgeMs?: number;
+  batchSize?: number;
+  now?: () => Date;
+  onEnqueueFailure?: () => void;
+}
+
+export interface ReconcileReport {
+  enqueued: number;
+  dropped: number;
+  failed: number;
+}
+
+export interface Reconciler {
+  runOnce(): Promise<ReconcileReport>;
+  /** Runs once now, then every `intervalMs`. */
+  start(): void;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+export function intakeJobOf(record: StoredShopRequest): IntakeJob {
+  return {
+    request_id: record.result.id,
+    body: record.body,
+    result: record.result,
+    owner_id: record.ownerId,
+    request_trace: record.trace,
+  };
+}
+
+export function createReconciler({
+  store,
+  intake,
+  logger,
+  intervalMs,
+  minAgeMs = 10_000,
+  batchSize = 100,
+  now = () => new Date(),
+  onEnqueueFailure,
+}: ReconcilerOptions): Reconciler {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<ReconcileReport> | undefined;
+
+  async function reconcile(): Promise<ReconcileReport> {
+    const report: ReconcileReport = { enqueued: 0, dropped: 0, failed: 0 };
+    const before = new Date(now().getTime() - minAgeMs);
+    for (;;) {
+      const ids = await store.pendingIds(before, batchSize);
+      let progressed = 0;
+      for (const id of ids) {
+        const record = await store.get(id);
+        if (!record || record.intake !== 'pending') {
+          // Never stored (the POST failed and said so), or queued already.
+          await store.dropPending(id);
+          report.dropped += 1;
+          progressed += 1;
+          continue;
+        }
+        try {
+          await intake.enqueue(intakeJobOf(record));
+        } catch (err) {
+          // The queue is down: the rest would fail the same way; next run.
+          report.failed += 1;
+          onEnqueueFailure?.();
+          logger.warn({ err, shopRequestId: id }, 'reconciler could not enqueue a shop request');
+          return report;
+        }
+        await store.markQueued(id);
+        report.enqueued += 1;
+        progressed += 1;
+        logger.info({ shopRequestId: id }, 'reconciler enqueued a shop request');
+      }
+      if (ids.length < batchSize || progressed === 0) return report;
+    }
+  }
+
+  function runOnce(): Promise<ReconcileReport> {
+    // One run at a time per process; a tick that finds one running joins it.
+    running ??= reconcile().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function tick() {
+    runOnce().catch((err: unknown) => logger.warn({ err }, 'reconciler run failed'));
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (timer) return;
+      tick();
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+    },
+  };
+}

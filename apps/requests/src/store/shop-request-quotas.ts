@@ -1,0 +1,26 @@
+import { LIMITS } from '@msa/contracts';
+import { createDailyQuota, type DailyQuota } from '@msa/service-kit';
+import type { Redis } from 'ioredis';
+
+/** Accepted shop requests per UTC day: live ones per principal, sandbox ones per principal or per IP. */
+export interface ShopRequestQuotas {
+  live: DailyQuota;
+  sandbox: DailyQuota;
+}
+
+export function createShopRequestQuotas(redis: Redis, prefix: string): ShopRequestQuotas {
+  return {
+    live: createDailyQuota({
+      redis,
+      keyPrefix: `${prefix}quota:shop-requests-live`,
+      policy: 'shop-requests-live-day',
+      points: LIMITS.liveShopRequestsPerDay,
+    }),
+    sandbox: createDailyQuota({
+      redis,
+      keyPrefix: `${prefix}quota:shop-requests-sandbox`,
+      policy: 'shop-requests-sandbox-day',
+      points: LIMITS.sandboxShopRequestsPerDay,
+    }),
+  };
+}
