@@ -1,0 +1,94 @@
+import { createCatalogClient } from '@msa/contracts';
+import {
+  closeServer,
+  createInternalSigner,
+  createLogger,
+  createMetrics,
+  createRedis,
+  listen,
+  type Logger,
+  type RunningService,
+} from '@msa/service-kit';
+import type { Redis } from 'ioredis';
+import { createApp, createShopRequestCounters } from './app.js';
+import { createProductCatalog } from './catalog/product-catalog.js';
+import type { RequestsConfig } from './config.js';
+import { createIntakeQueue } from './intake/intake-queue.js';
+import { createReconciler } from './intake/reconciler.js';
+import { createShopRequestQuotas } from './store/shop-request-quotas.js';
+import { createShopRequestStore } from './store/shop-request-store.js';
+
+export interface ServiceDeps {
+  logger?: Logger;
+}
+
+async function quit(redis: Redis): Promise<void> {
+  try {
+    await redis.quit();
+  } catch {
+    redis.disconnect();
+  }
+}
+
+/** Builds the requests service, starts its reconciler and listens on REQUESTS_PORT (0 = a free port, for tests). */
+export async function startService(config: RequestsConfig, deps: ServiceDeps = {}): Promise<RunningService> {
+  const logger = deps.logger ?? createLogger({ service: 'requests', level: config.LOG_LEVEL });
+  const redis = createRedis(config.REDIS_URL, 'api');
+  // BullMQ keeps its own connection; sharing one would let queue traffic and
+  // request traffic stall each other, and the queue never closes it.
+  const queueRedis = createRedis(config.REDIS_URL, 'api');
+  for (const [name, conn] of [['store', redis], ['queue', queueRedis]] as const) {
+    conn.on('error', (err) => logger.warn({ err, connection: name }, 'redis connection error'));
+  }
+
+  const metrics = createMetrics('requests');
+  const counters = createShopRequestCounters(metrics);
+  const store = createShopRequestStore(redis, config.REDIS_KEY_PREFIX);
+  const intake = createIntakeQueue({
+    connection: queueRedis,
+    prefix: config.QUEUE_PREFIX,
+    attempts: config.INTAKE_ATTEMPTS,
+    backoffMs: config.INTAKE_BACKOFF_MS,
+    logger,
+  });
+  const catalogClient = createCatalogClient({
+    baseUrl: config.CATALOG_URL,
+    sign: createInternalSigner(config.INTERNAL_AUTH_SECRET),
+  });
+  const catalog = createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger });
+
+  const app = createApp({
+    logger,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    store,
+    quotas: createShopRequestQuotas(redis, config.REDIS_KEY_PREFIX),
+    catalog,
+    intake,
+    metrics,
+    counters,
+  });
+  const reconciler = createReconciler({
+    store,
+    intake,
+    logger,
+    intervalMs: config.RECONCILE_INTERVAL_MS,
+    onEnqueueFailure: () => counters.enqueueFailures.inc(),
+  });
+
+  const { server, port, url } = await listen(app, config.REQUESTS_PORT);
+  reconciler.start();
+  return {
+    url,
+    port,
+    async close() {
+      await closeServer(server);
+      await reconciler.stop();
+      await intake.close().catch((err: unknown) => logger.warn({ err }, 'intake queue did not close cleanly'));
+      await quit(queueRedis);
+      await quit(redis);
+    },
+  };
+}
