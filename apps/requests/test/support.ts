@@ -1,0 +1,177 @@
+// Shared set-up of the component tests: the real requests app over a real
+// Redis (own key and BullMQ prefix per file), the real catalog app on a free
+// port, a real BullMQ queue, and helpers to call the app as the gateway would.
+import { createCatalogClient, type CallContext, type Principal, type ShopRequestInput } from '@msa/contracts';
+import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
+import { createInternalSigner, createMetrics, createRedis, loadConfig, type Logger, type RunningService } from '@msa/service-kit';
+import {
+  TEST_BASE_URL,
+  TEST_INTERNAL_SECRET,
+  buildPrincipal,
+  createTestRedis,
+  deleteByPattern,
+  internalHeaders,
+  testLogger,
+  type TestRedis,
+} from '@msa/test-kit';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import request from 'supertest';
+import { createApp, createShopRequestCounters } from '../src/app.js';
+import { createProductCatalog } from '../src/catalog/product-catalog.js';
+import { createIntakeQueue, type IntakeQueue } from '../src/intake/intake-queue.js';
+import { createShopRequestQuotas, type ShopRequestQuotas } from '../src/store/shop-request-quotas.js';
+import { createShopRequestStore, type ShopRequestStore } from '../src/store/shop-request-store.js';
+
+export { TEST_BASE_URL, buildPrincipal };
+
+export function buildShopRequest(overrides: Partial<ShopRequestInput> = {}): ShopRequestInput {
+  return {
+    organization: {
+      name: 'TSV Musterstadt 1899 e.V.',
+      type: 'verein',
+      contact_name: 'Eva Muster',
+      email: 'eva.muster@tsv-musterstadt.example',
+    },
+    shop_name: 'TSV Musterstadt Fanshop',
+    products: [{ product: 'bio-t-shirt-unisex', colors: ['Schwarz'], designs: [{ width_cm: 25 }] }],
+    ...overrides,
+  };
+}
+
+export const liveWriter = (overrides: Partial<Principal> = {}) => buildPrincipal({ mode: 'live', ...overrides });
+export const sandboxWriter = (overrides: Partial<Principal> = {}) => buildPrincipal({ mode: 'sandbox', ...overrides });
+
+export interface CallOptions {
+  principal?: Principal | null;
+  sandbox?: boolean;
+  ip?: string;
+  idempotencyKey?: string;
+}
+
+export interface Harness {
+  app: Express;
+  redis: Redis;
+  prefix: string;
+  queuePrefix: string;
+  store: ShopRequestStore;
+  quotas: ShopRequestQuotas;
+  /** The queue the app enqueues on (a real BullMQ queue unless the test gave its own). */
+  intake: IntakeQueue & { queue: ReturnType<typeof createIntakeQueue>['queue'] };
+  catalogUrl: string;
+  logger: Logger;
+  post(body: unknown, opts?: CallOptions): request.Test;
+  get(id: string, opts?: CallOptions): request.Test;
+  /** Every stored shop request record under this file's prefix. */
+  recordCount(): Promise<number>;
+  /** Builds a second queue on this file's Redis and BullMQ prefix (closed with the harness). */
+  openQueue(): IntakeQueue & { queue: ReturnType<typeof createIntakeQueue>['queue'] };
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Replaces the queue the app enqueues on (e.g. one whose Redis is unreachable). */
+  intake?: Pick<IntakeQueue, 'enqueue'>;
+  /** Replaces the store the app writes to (e.g. one whose Redis is unreachable). */
+  store?: ShopRequestStore;
+  now?: () => Date;
+}
+
+function headers(opts: CallOptions): Record<string, string> {
+  const ctx: Partial<CallContext> = {
+    principal: opts.principal === undefined ? null : opts.principal,
+    sandbox: opts.sandbox ?? false,
+    ...(opts.ip ? { ip: opts.ip } : {}),
+  };
+  return {
+    ...internalHeaders('requests', ctx),
+    ...(opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {}),
+  };
+}
+
+export async function startHarness(name: string, opts: HarnessOptions = {}): Promise<Harness> {
+  const tr: TestRedis = await createTestRedis(`requests-${name}`);
+  const logger = testLogger('requests');
+  const catalogConfig = loadConfig(CatalogEnv, {
+    CATALOG_PORT: '0',
+    INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET,
+    PUBLIC_BASE_URL: TEST_BASE_URL,
+    LOG_LEVEL: 'silent',
+  });
+  const catalogService: RunningService = await startCatalog(catalogConfig, { logger: testLogger('catalog') });
+
+  const queuePrefix = `{${tr.prefix}intake}`;
+  const connections: Redis[] = [];
+  const queues: IntakeQueue[] = [];
+  const openQueue = () => {
+    const connection = createRedis(tr.url, 'api');
+    connections.push(connection);
+    const q = createIntakeQueue({ connection, prefix: queuePrefix, attempts: 8, backoffMs: 2000, logger });
+    queues.push(q);
+    return q;
+  };
+  const intake = openQueue();
+  const store = createShopRequestStore(tr.redis, tr.prefix);
+  const quotas = createShopRequestQuotas(tr.redis, tr.prefix);
+  const catalogClient = createCatalogClient({ baseUrl: catalogService.url, sign: createInternalSigner(TEST_INTERNAL_SECRET) });
+  const metrics = createMetrics('requests');
+  const app = createApp({
+    logger,
+    publicBaseUrl: TEST_BASE_URL,
+    internalAuthSecret: TEST_INTERNAL_SECRET,
+    redis: tr.redis,
+    keyPrefix: tr.prefix,
+    store: opts.store ?? store,
+    quotas,
+    catalog: createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger }),
+    intake: opts.intake ?? intake,
+    metrics,
+    counters: createShopRequestCounters(metrics),
+    now: opts.now,
+  });
+
+  return {
+    app,
+    redis: tr.redis,
+    prefix: tr.prefix,
+    queuePrefix,
+    store,
+    quotas,
+    intake,
+    catalogUrl: catalogService.url,
+    logger,
+    post: (body, callOpts = {}) => request(app).post('/v1/shop-requests').set(headers(callOpts)).send(body as object),
+    get: (id, callOpts = {}) => request(app).get(`/v1/shop-requests/${id}`).set(headers(callOpts)),
+    async recordCount() {
+      let cursor = '0';
+      let count = 0;
+      do {
+        const [next, keys] = await tr.redis.scan(cursor, 'MATCH', `${tr.prefix}shop-request:req_*`, 'COUNT', 500);
+        cursor = next;
+        count += keys.length;
+      } while (cursor !== '0');
+      return count;
+    },
+    openQueue,
+    async close() {
+      for (const q of queues) await q.close();
+      for (const c of connections) c.disconnect();
+      await catalogService.close();
+      await deleteByPattern(tr.redis, `${queuePrefix}*`);
+      await tr.cleanup();
+    },
+  };
+}
+
+/** A Redis URL on a loopback port nobody listens on. */
+export async function closedRedisUrl(): Promise<string> {
+  const net = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 1));
+    });
+  });
+  return `redis://127.0.0.1:${port}`;
+}
