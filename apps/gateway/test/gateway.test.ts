@@ -105,6 +105,7 @@ describe('gateway', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers.vary).toContain('Authorization, X-API-Key');
   });
 
   it('serves a product under /sandbox too', async () => {

@@ -36,6 +36,11 @@ describe('route table', () => {
     expect(resolve('HEAD', '/v1/pricing')).toMatchObject({ kind: 'route', route: { operation: 'getPricing' } });
   });
 
+  it('sends shop images to shops and product images to the catalog', () => {
+    expect(resolve('GET', '/images/shops/tsv-musterstadt.svg')).toMatchObject({ route: { target: 'shops' } });
+    expect(resolve('GET', '/images/products/bio-shirt.svg')).toMatchObject({ route: { target: 'catalog' } });
+  });
+
   it('never exposes internal service routes or metrics', () => {
     expect(resolve('POST', '/internal/introspect').kind).toBe('not_found');
     expect(resolve('GET', '/metrics').kind).toBe('not_found');

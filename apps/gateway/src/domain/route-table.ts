@@ -22,6 +22,8 @@ export const ROUTES: readonly RouteDef[] = [
   { operation: 'listProducts', method: 'GET', path: '/v1/products', target: 'catalog', auth: 'open', scope: 'catalog:read' },
   { operation: 'getProduct', method: 'GET', path: '/v1/products/:handle', target: 'catalog', auth: 'open', scope: 'catalog:read' },
   { operation: 'getPricing', method: 'GET', path: '/v1/pricing', target: 'catalog', auth: 'open', scope: 'catalog:read' },
+  // The more specific image path first: the first matching route wins.
+  { operation: 'getShopImage', method: 'GET', path: '/images/shops/*', target: 'shops', auth: 'none' },
   { operation: 'getProductImage', method: 'GET', path: '/images/*', target: 'catalog', auth: 'none' },
   { operation: 'listPublicShops', method: 'GET', path: '/v1/shops', target: 'shops', auth: 'open', scope: 'shops:read' },
   { operation: 'createShopRequest', method: 'POST', path: '/v1/shop-requests', target: 'requests', auth: 'required', scope: 'requests:write' },

@@ -34,6 +34,12 @@ export function createServiceProxy({ service, target, timeoutMs, publicBaseUrl, 
           proxyReq.destroy(new Error(`${service} did not answer within ${timeoutMs} ms`));
         });
       },
+      proxyRes: (proxyRes) => {
+        // The same URL answers differently per credentials (a sandbox key
+        // turns links into /sandbox links), so shared caches must key on them.
+        const vary = proxyRes.headers.vary;
+        proxyRes.headers.vary = vary ? `${vary}, Authorization, X-API-Key` : 'Authorization, X-API-Key';
+      },
       error: (err, req, res) => {
         const timedOut = (req as unknown as Record<symbol, boolean>)[TIMED_OUT] === true;
         const kind = timedOut ? 'timeout' : 'unavailable';
