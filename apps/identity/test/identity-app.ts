@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CallContext } from '@msa/contracts';
 import { TEST_BASE_URL, TEST_INTERNAL_SECRET, buildPrincipal, createTestRedis, internalHeaders, testEcKeyPair, testLogger, type TestRedis } from '@msa/test-kit';
+import type { Logger } from '@msa/service-kit';
 import supertest from 'supertest';
 import { createApp } from '../src/app.js';
 import { createTokenKeys, type TokenKeys } from '../src/domain/token-keys.js';
@@ -18,11 +19,11 @@ export interface IdentityHarness {
   close(): Promise<void>;
 }
 
-export async function startIdentity(name: string): Promise<IdentityHarness> {
+export async function startIdentity(name: string, opts: { logger?: Logger } = {}): Promise<IdentityHarness> {
   const redis = await createTestRedis(name);
   const tokenKeys = createTokenKeys({ privateKeyPem: testEcKeyPair().privateKeyPem, kid: 'test-key-1' });
   const app = createApp({
-    logger: testLogger('identity'),
+    logger: opts.logger ?? testLogger('identity'),
     redis: redis.redis,
     keyPrefix: redis.prefix,
     publicBaseUrl: TEST_BASE_URL,

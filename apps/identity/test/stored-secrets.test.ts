@@ -1,9 +1,18 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '@msa/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildKeyRequest, freshIp, startIdentity, type IdentityHarness } from './identity-app.js';
+import { basicAuth, buildKeyRequest, freshIp, startIdentity, type IdentityHarness } from './identity-app.js';
 
 let h: IdentityHarness;
+const logLines: string[] = [];
 beforeAll(async () => {
-  h = await startIdentity('identity-stored');
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  h = await startIdentity('identity-stored', { logger: createLogger({ service: 'identity', level: 'trace', destination }) });
 });
 afterAll(async () => {
   await h.close();
@@ -48,5 +57,28 @@ describe('what identity stores', () => {
     }
     expect(stored).not.toMatch(/msa_(test|live|secret)_/);
     expect(stored).not.toContain('unexpected type');
+  });
+});
+
+describe('what identity logs', () => {
+  it('writes no API key, client secret or access token to its log, whatever the outcome', async () => {
+    const ip = freshIp();
+    const key = await h.api.post('/v1/keys').set(h.as({ ip })).set('Idempotency-Key', 'log-1').send(buildKeyRequest());
+    await h.api.post('/v1/keys').set(h.as({ ip })).set('Idempotency-Key', 'log-1').send(buildKeyRequest());
+    const token = await h.api
+      .post('/oauth/token')
+      .set(h.as())
+      .set('Authorization', basicAuth(key.body.client_id, key.body.client_secret))
+      .send({ grant_type: 'client_credentials' });
+    await h.api.post('/oauth/token').set(h.as()).send({ grant_type: 'client_credentials', client_id: key.body.client_id, client_secret: 'msa_secret_wrong' });
+    await h.api.post('/internal/introspect').set(h.as()).send({ api_key: key.body.api_key });
+    expect(token.status).toBe(200);
+
+    const log = logLines.join('');
+
+    expect(log).toContain(key.body.client_id);
+    for (const secret of [key.body.api_key, key.body.client_secret, token.body.access_token, 'msa_secret_wrong']) {
+      expect(log).not.toContain(secret);
+    }
   });
 });
