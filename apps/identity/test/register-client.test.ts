@@ -23,6 +23,7 @@ describe('POST /oauth/register', () => {
 
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.pragma).toBe('no-cache');
     expect(res.body).toEqual({
       client_id: expect.stringMatching(/^msa_client_/),
       client_secret: expect.stringMatching(/^msa_secret_[0-9A-Za-z]{32,}$/),

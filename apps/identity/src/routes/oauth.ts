@@ -152,7 +152,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
         api_key: created.apiKey,
         mode: created.record.mode,
       };
-      res.setHeader('Cache-Control', 'no-store');
+      noStore(res);
       res.status(201).json(response);
     })
     .all(methodNotAllowed(env, ['POST']));
