@@ -18,6 +18,8 @@ import { createReconciler } from './intake/reconciler.js';
 import { createShopRequestQuotas } from './store/shop-request-quotas.js';
 import { createShopRequestStore } from './store/shop-request-store.js';
 
+const CATALOG_TIMEOUT_MS = 5_000;
+
 export interface ServiceDeps {
   logger?: Logger;
 }
@@ -54,6 +56,8 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
   const catalogClient = createCatalogClient({
     baseUrl: config.CATALOG_URL,
     sign: createInternalSigner(config.INTERNAL_AUTH_SECRET),
+    // Well inside the gateway's patience and the idempotency wait of a duplicate POST.
+    timeoutMs: CATALOG_TIMEOUT_MS,
   });
   const catalog = createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger });
 

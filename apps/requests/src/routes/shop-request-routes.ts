@@ -147,7 +147,12 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
 
     let record: StoredShopRequest;
     try {
-      const products = body.products?.length ? await catalog.index(req.ctx) : NO_PRODUCTS;
+      const products = body.products?.length
+        ? await catalog.index(req.ctx).catch((err: unknown) => {
+            count('unavailable');
+            throw err;
+          })
+        : NO_PRODUCTS;
       const outcome = buildShopRequestResult(body, products, {
         id: `req_${randomBytes(8).toString('hex')}`,
         createdAt: started,
