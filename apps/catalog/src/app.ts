@@ -1,10 +1,9 @@
-import { createServiceApp, finishServiceApp, type Logger, type Metrics } from '@msa/service-kit';
+import { type CachedSource, createServiceApp, finishServiceApp, type Logger, type Metrics } from '@msa/service-kit';
 import type { Express } from 'express';
 import type { CatalogIndex } from './domain/catalog-index.js';
 import { imageRoutes } from './routes/image-routes.js';
 import { pricingRoutes } from './routes/pricing-routes.js';
 import { productRoutes } from './routes/product-routes.js';
-import type { CachedSource } from './source/cached-source.js';
 
 export interface AppDeps {
   catalog: CachedSource<CatalogIndex>;

@@ -1,8 +1,7 @@
-import { appError, closeServer, createLogger, createMetrics, listen, type Logger, type RunningService } from '@msa/service-kit';
+import { appError, type CachedSource, closeServer, createCachedSource, createLogger, createMetrics, listen, type Logger, type RunningService } from '@msa/service-kit';
 import { createApp } from './app.js';
 import type { CatalogConfig } from './config.js';
 import { createCatalogIndex, type CatalogIndex } from './domain/catalog-index.js';
-import { createCachedSource, type CachedSource } from './source/cached-source.js';
 import { createCatalogFileSource, createCatalogHttpSource, type CatalogSource } from './source/catalog-source.js';
 
 export interface ServiceDeps {

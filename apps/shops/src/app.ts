@@ -1,9 +1,8 @@
-import { createServiceApp, finishServiceApp, type Logger, type Metrics } from '@msa/service-kit';
+import { type CachedSource, createServiceApp, finishServiceApp, type Logger, type Metrics } from '@msa/service-kit';
 import type { Express } from 'express';
 import type { ShopDirectory } from './domain/shop-directory.js';
 import { imageRoutes } from './routes/image-routes.js';
 import { shopRoutes } from './routes/shop-routes.js';
-import type { CachedSource } from './source/cached-source.js';
 
 export interface AppDeps {
   shops: CachedSource<ShopDirectory>;

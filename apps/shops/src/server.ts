@@ -1,8 +1,7 @@
-import { appError, closeServer, createLogger, createMetrics, listen, type Logger, type RunningService } from '@msa/service-kit';
+import { appError, type CachedSource, closeServer, createCachedSource, createLogger, createMetrics, listen, type Logger, type RunningService } from '@msa/service-kit';
 import { createApp } from './app.js';
 import type { ShopsConfig } from './config.js';
 import { createShopDirectory, type ShopDirectory } from './domain/shop-directory.js';
-import { createCachedSource, type CachedSource } from './source/cached-source.js';
 import { createShopsFileSource, createShopsHttpSource, type ShopsSource } from './source/shop-source.js';
 
 export interface ServiceDeps {

@@ -1,7 +1,10 @@
 import './types.js';
 
 export * from './app.js';
+export * from './cacheable.js';
+export * from './cached-source.js';
 export * from './config.js';
+export * from './data-source.js';
 export * from './error-handler.js';
 export * from './errors.js';
 export * from './health.js';

@@ -2,12 +2,10 @@
 // The gateway proxies `/images/*` here. SVG can carry script, so the response
 // forbids everything a browser could run or fetch from it.
 import { Handle } from '@msa/contracts';
-import { methodNotAllowed, notFound } from '@msa/service-kit';
+import { type CachedSource, methodNotAllowed, notFound, sendCacheable } from '@msa/service-kit';
 import { Router } from 'express';
 import type { CatalogIndex } from '../domain/catalog-index.js';
 import { renderPlaceholderSvg } from '../domain/placeholder-svg.js';
-import type { CachedSource } from '../source/cached-source.js';
-import { sendCacheable } from './send-cacheable.js';
 
 export interface ImageRoutesDeps {
   catalog: CachedSource<CatalogIndex>;

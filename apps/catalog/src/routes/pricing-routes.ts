@@ -1,10 +1,8 @@
-import { methodNotAllowed } from '@msa/service-kit';
+import { type CachedSource, methodNotAllowed, sendCacheable } from '@msa/service-kit';
 import { Router } from 'express';
 import type { CatalogIndex } from '../domain/catalog-index.js';
 import { buildPricing } from '../domain/pricing.js';
 import { linkBase } from '../domain/product-view.js';
-import type { CachedSource } from '../source/cached-source.js';
-import { sendCacheable } from './send-cacheable.js';
 
 export interface PricingRoutesDeps {
   catalog: CachedSource<CatalogIndex>;

@@ -1,10 +1,8 @@
 import { ProductHandleParams, ProductListQuery, type ProductList } from '@msa/contracts';
-import { methodNotAllowed, notFound, parseOr } from '@msa/service-kit';
+import { type CachedSource, methodNotAllowed, notFound, parseOr, sendCacheable } from '@msa/service-kit';
 import { Router } from 'express';
 import type { CatalogIndex } from '../domain/catalog-index.js';
 import { linkBase } from '../domain/product-view.js';
-import type { CachedSource } from '../source/cached-source.js';
-import { sendCacheable } from './send-cacheable.js';
 
 export interface ProductRoutesDeps {
   catalog: CachedSource<CatalogIndex>;

@@ -1,12 +1,10 @@
 // Placeholder pictures at the addresses the shop list names under
 // `/images/shops/`. The gateway proxies `/images/shops/*` here. SVG can carry
 // script, so the response forbids everything a browser could run or fetch.
-import { appError, methodNotAllowed } from '@msa/service-kit';
+import { appError, type CachedSource, methodNotAllowed, sendCacheable } from '@msa/service-kit';
 import { Router } from 'express';
 import { renderShopPlaceholderSvg } from '../domain/placeholder-svg.js';
 import type { ShopDirectory } from '../domain/shop-directory.js';
-import type { CachedSource } from '../source/cached-source.js';
-import { sendCacheable } from './send-cacheable.js';
 
 export interface ImageRoutesDeps {
   shops: CachedSource<ShopDirectory>;

@@ -1,10 +1,8 @@
 import { ShopListQuery, type ShopList } from '@msa/contracts';
-import { methodNotAllowed, parseOr } from '@msa/service-kit';
+import { type CachedSource, methodNotAllowed, parseOr, sendCacheable } from '@msa/service-kit';
 import { Router } from 'express';
 import type { ShopDirectory } from '../domain/shop-directory.js';
 import { linkBase } from '../domain/shop-view.js';
-import type { CachedSource } from '../source/cached-source.js';
-import { sendCacheable } from './send-cacheable.js';
 
 export interface ShopRoutesDeps {
   shops: CachedSource<ShopDirectory>;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { testLogger } from '@msa/test-kit';
 import { createCachedSource } from './cached-source.js';
-import type { Source } from './shop-source.js';
+import type { Source } from './data-source.js';
+import { createLogger } from './logger.js';
 
-const silent = testLogger('shops');
+const silent = createLogger({ service: 'test', level: 'silent' });
 
 /** A source that answers from a script: a value, or an Error to throw. */
 function buildScriptedSource(script: (string[] | Error)[]) {

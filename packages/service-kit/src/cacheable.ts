@@ -3,7 +3,6 @@
 // a hash of the exact bytes sent. Bodies are deterministic for one loaded copy
 // (`generated_at` is when that copy was loaded, not the time of the request),
 // so the ETag only moves when the content does.
-// TODO(issue 2): the same file serves apps/catalog; move it into @msa/service-kit.
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesIfNoneMatch, strongEtag } from './send-cacheable.js';
+import { matchesIfNoneMatch, strongEtag } from './cacheable.js';
 
 describe('strongEtag', () => {
   it('is a quoted hash that follows the bytes', () => {

@@ -4,10 +4,9 @@
 // last good copy and the failure is logged; the source is then left alone for
 // `retryMs`, so a feed that is down is not hit by every incoming request.
 // Only when no copy was ever loaded does a call fail, with `unavailable()`.
-// TODO(issue 2): the same file serves apps/catalog; move it into @msa/service-kit.
 import { createHash } from 'node:crypto';
-import type { Logger } from '@msa/service-kit';
-import type { Source } from './shop-source.js';
+import type { Source } from './data-source.js';
+import type { Logger } from './logger.js';
 
 export interface Snapshot<V> {
   value: V;
