@@ -12,6 +12,8 @@ export const REDACT_PATHS = [
   'headers["x-api-key"]',
   'headers["x-internal-auth"]',
   'authorization',
+  '["x-api-key"]',
+  '*["x-api-key"]',
   'api_key',
   'apiKey',
   'client_secret',
