@@ -1,0 +1,90 @@
+import { LIMITS } from '@msa/contracts';
+import { CommonEnv, RedisEnv } from '@msa/service-kit';
+import { z } from 'zod';
+import { parseCidrList } from './logos/address-policy.js';
+
+/** Where development mail goes when no SMTP_URL is set; production refuses to start without one. */
+const DEV_MAIL_FROM = 'Merch-Shop Anfragen <anfragen@merch-shop.example>';
+const DEV_OPERATOR_EMAIL = 'team@merch-shop.example';
+
+const MAILBOX = /^(?:[^<>\r\n]*<)?([^\s<>@]+@[^\s<>@]+)>?$/;
+
+const QueuePrefix = z.string().min(1).default('{intake}').describe('BullMQ key prefix; a {hash tag} keeps the queue in one Cluster slot');
+
+const positiveInt = (def: number) => z.coerce.number().int().min(1).default(def);
+
+/**
+ * The worker needs no INTERNAL_AUTH_SECRET: it serves no service routes and
+ * calls no service, so it is not asked for one.
+ */
+export const IntakeWorkerEnv = CommonEnv.omit({ INTERNAL_AUTH_SECRET: true })
+  .extend(RedisEnv.shape)
+  .extend({
+    WORKER_PORT: z.coerce.number().int().min(0).max(65_535).default(8086).describe('Port of the admin server (health, metrics, queue UI)'),
+    QUEUE_PREFIX: QueuePrefix,
+    INTAKE_CONCURRENCY: positiveInt(10).describe('Jobs one process works on at the same time'),
+    INTAKE_LOCK_DURATION_MS: positiveInt(30_000).describe(
+      'BullMQ lock of an active job; a job whose worker died is taken up again after this long',
+    ),
+    INTAKE_STALLED_INTERVAL_MS: positiveInt(30_000).describe('How often this worker looks for jobs whose worker died'),
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })
+      .optional()
+      .describe('SMTP server (smtp://user:pass@host:587, smtps://… for implicit TLS); unset: .eml files in OUTBOX_DIR'),
+    SMTP_POOL_SIZE: positiveInt(5).describe('Parallel SMTP connections kept open'),
+    OUTBOX_DIR: z.string().min(1).default('.data/outbox').describe('Directory for .eml files when SMTP_URL is unset'),
+    MAIL_FROM: z
+      .string()
+      .regex(MAILBOX, 'must be an address or "Name <address>"')
+      .optional()
+      .describe(`Sender of both e-mails (development default "${DEV_MAIL_FROM}")`),
+    OPERATOR_EMAIL: z.email().optional().describe(`Operator team address (development default ${DEV_OPERATOR_EMAIL})`),
+    LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: z
+      .stringbool()
+      .default(false)
+      .describe('Allow logo downloads from private, loopback and link-local addresses (tests only)'),
+    LOGO_FETCH_ALLOW_ADDRESSES: z
+      .string()
+      .default('')
+      .refine(isCidrList, 'must be a comma-separated list of IP addresses or CIDRs')
+      .describe('Comma-separated IPs or CIDRs allowed although not public (an internal logo host); empty: none'),
+    LOGO_MAX_BYTES: positiveInt(LIMITS.logoMaxBytes).describe('Largest logo accepted; the download stops past it'),
+    LOGO_TOTAL_MAX_BYTES: positiveInt(12 * 1024 * 1024).describe('Logo bytes attached to one operator e-mail at most'),
+    LOGO_TIMEOUT_MS: positiveInt(10_000).describe('Time limit of one logo download, redirects included'),
+    ADMIN_USER: z.string().min(1).optional().describe('Basic-auth user of the queue UI at /admin/queues; unset: UI off'),
+    ADMIN_PASSWORD: z.string().min(1).optional().describe('Basic-auth password of the queue UI'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production') {
+      for (const name of ['SMTP_URL', 'MAIL_FROM', 'OPERATOR_EMAIL'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required when NODE_ENV=production' });
+      }
+    }
+    if (Boolean(env.ADMIN_USER) !== Boolean(env.ADMIN_PASSWORD)) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set ADMIN_USER and ADMIN_PASSWORD together' });
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    MAIL_FROM: env.MAIL_FROM ?? DEV_MAIL_FROM,
+    OPERATOR_EMAIL: env.OPERATOR_EMAIL ?? DEV_OPERATOR_EMAIL,
+  }));
+export type IntakeWorkerConfig = z.infer<typeof IntakeWorkerEnv>;
+
+/** The bare address of "Name <address>" or of a bare address. */
+export function mailboxAddress(mailbox: string): string {
+  return MAILBOX.exec(mailbox.trim())?.[1] ?? mailbox.trim();
+}
+
+/** What the operator commands (`list`, `retry-failed`) read: only where the data is. */
+export const IntakeCliEnv = RedisEnv.extend({ QUEUE_PREFIX: QueuePrefix });
+export type IntakeCliConfig = z.infer<typeof IntakeCliEnv>;
+
+function isCidrList(value: string): boolean {
+  try {
+    parseCidrList(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
