@@ -8,7 +8,13 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'component', include: ['test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+        test: {
+          name: 'component',
+          include: ['test/**/*.test.ts'],
+          setupFiles: ['test/setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
       },
     ],
   },

@@ -1,0 +1,30 @@
+import { CommonEnv } from '@msa/service-kit';
+import { z } from 'zod';
+
+const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`);
+
+/** A comma-separated list; blanks dropped. */
+const commaList = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+
+export const McpEnv = CommonEnv.extend({
+  MCP_PORT: z.coerce.number().int().min(0).max(65_535).default(8085).describe('HTTP port'),
+  CATALOG_URL: serviceUrl(8081).describe('catalog service (products, pricing)'),
+  SHOPS_URL: serviceUrl(8082).describe('shops service (public shops)'),
+  REQUESTS_URL: serviceUrl(8083).describe('requests service (shop requests)'),
+  MCP_ALLOWED_ORIGINS: commaList.describe(
+    'Extra browser origins allowed to call /mcp, comma-separated (`https://app.example.org`, or `https://host:*` for any port); the origin of PUBLIC_BASE_URL is always allowed, localhost origins outside production',
+  ),
+  MCP_ALLOWED_HOSTS: commaList.describe(
+    'Extra host names /mcp answers for, comma-separated; the host of PUBLIC_BASE_URL is always allowed, localhost and 127.0.0.1 outside production',
+  ),
+  MCP_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000).describe('Time limit of one call to another service'),
+});
+export type McpConfig = z.infer<typeof McpEnv>;

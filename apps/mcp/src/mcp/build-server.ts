@@ -1,0 +1,36 @@
+import type { CallContext } from '@msa/contracts';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { McpDeps } from './deps.js';
+import { registerResources } from './resources.js';
+import { registerTools } from './tools.js';
+
+export const SERVER_INFO = {
+  name: 'merch-shop-agent-api',
+  title: 'Merch-Shop Agent API',
+  version: '1.0.0',
+} as const;
+
+function instructions(deps: McpDeps, ctx: CallContext): string {
+  const root = deps.urls.root;
+  const where = ctx.sandbox || ctx.principal === null
+    ? 'This connection creates sandbox shop requests: validated and stored, never sent.'
+    : 'This connection uses live credentials: create_shop_request reaches the operator team.';
+  return [
+    'Free, branded merch shops for schools, clubs, companies, craft businesses and restaurants in Germany and Austria.',
+    'Look up products with search_products and get_product (never invent handles or colors), explain costs with get_pricing, show examples with list_public_shops,',
+    'and submit a shop request with create_shop_request only after the person you act for has confirmed every detail.',
+    where,
+    `Prices are gross EUR incl. 19 % VAT unless a field is named netto. Read the resource agents.md (or ${root}/agents.md) before the first shop request.`,
+  ].join(' ');
+}
+
+/** A fresh server for one request, bound to the caller's context (principal, sandbox, request id). */
+export function buildMcpServer(deps: McpDeps, ctx: CallContext): McpServer {
+  const server = new McpServer(
+    { ...SERVER_INFO, websiteUrl: `${deps.urls.root}/developers` },
+    { instructions: instructions(deps, ctx) },
+  );
+  registerTools(server, deps, ctx);
+  registerResources(server, deps, ctx);
+  return server;
+}
