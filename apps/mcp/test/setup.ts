@@ -1,0 +1,3 @@
+import { refuseNonLoopbackConnections } from '@msa/test-kit';
+
+refuseNonLoopbackConnections();

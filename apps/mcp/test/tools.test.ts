@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildShopRequest,
+  callTool,
+  livePrincipal,
+  sandboxPrincipal,
+  startMcpHarness,
+  TEST_BASE_URL,
+  type McpHarness,
+} from './support.js';
+
+let h: McpHarness;
+
+beforeAll(async () => {
+  h = await startMcpHarness('mcp-tools');
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function call(name: string, args: Record<string, unknown> = {}, ctx = {}) {
+  const res = await h.rpc(callTool(name, args), { ctx });
+  expect(res.status).toBe(200);
+  expect(res.body.error).toBeUndefined();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- structuredContent is deep JSON under test
+  return res.body.result as { isError?: boolean; structuredContent: any; content: Array<{ type: string; text: string }> };
+}
+
+describe('tool search_products', () => {
+  it('returns matching products as structured content and as JSON text', async () => {
+    const result = await call('search_products', { q: 'hoodie', limit: 3 });
+
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.products.length).toBeGreaterThan(0);
+    expect(result.structuredContent.products.length).toBeLessThanOrEqual(3);
+    for (const p of result.structuredContent.products) expect(`${p.title} ${p.type} ${p.tags} ${p.description}`.toLowerCase()).toContain('hoodie');
+    expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+  });
+
+  it('filters by decoration and pages with limit and offset', async () => {
+    const first = await call('search_products', { decoration: 'dtf', limit: 2, offset: 0 });
+    const second = await call('search_products', { decoration: 'dtf', limit: 2, offset: 2 });
+
+    expect(first.structuredContent.total).toBe(second.structuredContent.total);
+    expect(second.structuredContent.offset).toBe(2);
+    expect(second.structuredContent.products[0].handle).not.toBe(first.structuredContent.products[0].handle);
+  });
+
+  it('answers invalid arguments with the validation_failed envelope listing each field', async () => {
+    const result = await call('search_products', { limit: 500, query: 'hoodie' });
+
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error.code).toBe('validation_failed');
+    expect(result.structuredContent.error.fields.map((f: { field: string }) => f.field).sort()).toEqual(['limit', 'query']);
+    expect(result.content[0]!.text).toContain('validation_failed');
+  });
+});
+
+describe('tool get_product', () => {
+  it('returns one product with its volume tiers', async () => {
+    const result = await call('get_product', { handle: 'bio-t-shirt-unisex' });
+
+    expect(result.structuredContent).toMatchObject({ handle: 'bio-t-shirt-unisex', currency: 'EUR' });
+    expect(result.structuredContent.quantity_prices_dtf.tiers.length).toBeGreaterThan(0);
+  });
+
+  it('answers an unknown handle with product_not_found and a hint to search', async () => {
+    const result = await call('get_product', { handle: 'golden-unicorn-shirt' });
+
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error).toMatchObject({ code: 'product_not_found', status: 404 });
+    expect(result.structuredContent.error.hint).toContain('search_products');
+    expect(result.structuredContent.error.docs).toBe(`${TEST_BASE_URL}/developers#product_not_found`);
+  });
+
+  it('answers a malformed handle with validation_failed', async () => {
+    const result = await call('get_product', { handle: 'Not A Handle' });
+
+    expect(result.structuredContent.error.code).toBe('validation_failed');
+    expect(result.structuredContent.error.fields[0].field).toBe('handle');
+  });
+});
+
+describe('tool get_pricing', () => {
+  it('returns the pricing overview', async () => {
+    const result = await call('get_pricing');
+
+    expect(result.structuredContent).toMatchObject({ currency: 'EUR', minimum_order_quantity: 1, shop_setup: { price: 0 } });
+    expect(result.structuredContent.products.length).toBeGreaterThan(0);
+  });
+});
+
+describe('tool list_public_shops', () => {
+  it('lists shops, optionally by category', async () => {
+    const all = await call('list_public_shops');
+    const clubs = await call('list_public_shops', { category: 'verein' });
+
+    expect(all.structuredContent.count).toBe(all.structuredContent.shops.length);
+    expect(clubs.structuredContent.shops.every((s: { category: string }) => s.category === 'verein')).toBe(true);
+    expect(clubs.structuredContent.count).toBeLessThanOrEqual(all.structuredContent.count);
+  });
+
+  it('refuses an unknown category', async () => {
+    const result = await call('list_public_shops', { category: 'handwerk' });
+
+    expect(result.structuredContent.error.code).toBe('validation_failed');
+  });
+});
+
+describe('tool create_shop_request', () => {
+  it('without credentials stores a sandbox request whose next steps explain live credentials', async () => {
+    const result = await call('create_shop_request', buildShopRequest(), { principal: null, sandbox: false, ip: '198.51.100.7' });
+
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ status: 'received', sandbox: true, shop_type: 'b2c' });
+    expect(result.structuredContent.id).toMatch(/^req_[0-9a-f]{16}$/);
+    expect(result.structuredContent.next_steps).toContain('/v1/keys');
+    expect(result.structuredContent.next_steps).toContain('Authorization: Bearer');
+  });
+
+  it('with a live principal creates a live request', async () => {
+    const result = await call('create_shop_request', buildShopRequest(), { principal: livePrincipal(), sandbox: false });
+
+    expect(result.structuredContent).toMatchObject({ status: 'received', sandbox: false });
+  });
+
+  it('with a sandbox principal creates a sandbox request', async () => {
+    const result = await call('create_shop_request', buildShopRequest(), { principal: sandboxPrincipal(), sandbox: true });
+
+    expect(result.structuredContent.sandbox).toBe(true);
+  });
+
+  it('with a live principal on the sandbox path creates a sandbox request', async () => {
+    const result = await call('create_shop_request', buildShopRequest(), { principal: livePrincipal(), sandbox: true });
+
+    expect(result.structuredContent.sandbox).toBe(true);
+  });
+
+  it('replays the first result for a repeated idempotency key', async () => {
+    const principal = sandboxPrincipal();
+    const key = randomUUID();
+    const args = { ...buildShopRequest(), idempotency_key: key };
+
+    const first = await call('create_shop_request', args, { principal, sandbox: true });
+    const second = await call('create_shop_request', args, { principal, sandbox: true });
+
+    expect(second.structuredContent.id).toBe(first.structuredContent.id);
+  });
+
+  it('answers an invalid request with the requests service envelope and one field per problem', async () => {
+    const result = await call(
+      'create_shop_request',
+      buildShopRequest({ shop_name: 'x'.repeat(81), products: [{ product: 'golden-unicorn-shirt' }], organization: { name: 'A', type: 'schule', contact_name: 'B', email: 'not-an-email' } }),
+      { principal: sandboxPrincipal(), sandbox: true },
+    );
+
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error.code).toBe('validation_failed');
+    const fields = result.structuredContent.error.fields.map((f: { field: string }) => f.field);
+    expect(fields).toEqual(expect.arrayContaining(['shop_name', 'organization.email']));
+  });
+
+  it('answers credentials without requests:write with insufficient_scope', async () => {
+    const principal = livePrincipal({ scopes: ['catalog:read'] });
+
+    const result = await call('create_shop_request', buildShopRequest(), { principal, sandbox: false });
+
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error).toMatchObject({ code: 'insufficient_scope', status: 403 });
+  });
+
+  it('refuses an empty idempotency key', async () => {
+    const result = await call('create_shop_request', { ...buildShopRequest(), idempotency_key: '' }, { principal: sandboxPrincipal(), sandbox: true });
+
+    expect(result.structuredContent.error.code).toBe('validation_failed');
+    expect(result.structuredContent.error.fields[0].field).toBe('idempotency_key');
+  });
+});
