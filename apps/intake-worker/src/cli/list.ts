@@ -1,0 +1,38 @@
+/*
+ * Prints the newest entries of the internal request list, newest first:
+ *   pnpm --filter @msa/intake-worker list [--count N] [--json]
+ */
+import { parseArgs } from 'node:util';
+import { createRedis, loadConfig } from '@msa/service-kit';
+import { IntakeCliEnv } from '../config.js';
+import { createIntakeStore } from '../store/intake-store.js';
+
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '20' }, json: { type: 'boolean', default: false } },
+});
+const count = Number(values.count);
+if (!Number.isInteger(count) || count < 1) {
+  console.error('--count must be a positive whole number');
+  process.exit(2);
+}
+
+const config = loadConfig(IntakeCliEnv);
+const redis = createRedis(config.REDIS_URL, 'api');
+try {
+  const entries = await createIntakeStore(redis, config.REDIS_KEY_PREFIX).readList(count);
+  if (values.json) {
+    for (const entry of entries) console.log(JSON.stringify({ entry_id: entry.id, ...entry.fields }));
+  } else if (entries.length === 0) {
+    console.log(`The request list ${config.REDIS_KEY_PREFIX}intake:list is empty.`);
+  } else {
+    for (const { id, fields: f } of entries) {
+      console.log(`${f.created_at ?? '?'}  ${f.request_id ?? '?'}  ${f.shop_name ?? ''}  [entry ${id}]`);
+      console.log(`  organization: ${f.organization ?? ''} (${f.organization_type ?? ''}, ${f.shop_type ?? ''})`);
+      console.log(`  contact:      ${f.contact_name ?? ''} <${f.contact_email ?? ''}>`);
+      console.log(`  products:     ${f.products || '–'}${f.design_service === 'true' ? ' (design service)' : ''}`);
+      console.log(`  logo notes:   ${f.logo_notes || '–'}`);
+    }
+  }
+} finally {
+  redis.disconnect();
+}

@@ -1,0 +1,40 @@
+/*
+ * Moves failed intake jobs back to the queue, for when the cause (an SMTP
+ * outage, a full mailbox) has been fixed:
+ *   pnpm --filter @msa/intake-worker retry-failed [--count N] [--dry-run]
+ * Each job resumes after its last finished step, so nothing is sent twice.
+ */
+import { parseArgs } from 'node:util';
+import { INTAKE_QUEUE } from '@msa/contracts';
+import { createRedis, loadConfig } from '@msa/service-kit';
+import { Queue } from 'bullmq';
+import { IntakeCliEnv, type IntakeCliConfig } from '../config.js';
+
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '1000' }, 'dry-run': { type: 'boolean', default: false } },
+});
+const count = Number(values.count);
+if (!Number.isInteger(count) || count < 1) {
+  console.error('--count must be a positive whole number');
+  process.exit(2);
+}
+
+const config: IntakeCliConfig = loadConfig(IntakeCliEnv);
+const redis = createRedis(config.REDIS_URL, 'worker');
+const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
+try {
+  const jobs = await queue.getFailed(0, count - 1);
+  let retried = 0;
+  for (const job of jobs) {
+    console.log(`${values['dry-run'] ? 'would retry' : 'retrying'} ${job.id}  attempts: ${job.attemptsMade}  reason: ${job.failedReason}`);
+    if (!values['dry-run']) {
+      // A fresh set of attempts: the cause has been fixed, and backoff applies again if not.
+      await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      retried++;
+    }
+  }
+  console.log(values['dry-run'] ? `${jobs.length} failed job(s) found` : `${retried} job(s) re-queued`);
+} finally {
+  await queue.close();
+  await redis.quit();
+}

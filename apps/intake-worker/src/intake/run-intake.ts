@@ -1,0 +1,160 @@
+/*
+ * The job processor: delivers one live shop request in four steps, each
+ * recorded in Redis when it finishes so a retry (or another worker taking
+ * over a stalled job) resumes after the last finished step.
+ *
+ * Steps 2 to 4 also record that they began (`<step>_pending`), in the same
+ * write that records the step before. A retry that finds a step begun but
+ * not finished knows the previous attempt may have got further than Redis
+ * says: for the list entry it looks the entry up before writing it again;
+ * an e-mail cannot be looked up, so it is sent again with the same
+ * Message-ID and a warning in the log (the at-least-once window, README).
+ */
+import { IntakeJob, shopTypeOf } from '@msa/contracts';
+import type { Logger } from '@msa/service-kit';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Histogram } from 'prom-client';
+import type { LogoFetchOptions } from '../logos/fetch-logo.js';
+import { buildContactMail } from '../mail/contact-mail.js';
+import type { MailSettings } from '../mail/mail-settings.js';
+import { failedBeforeData, type Mailer } from '../mail/mailer.js';
+import { buildOperatorMail } from '../mail/operator-mail.js';
+import type { IntakeStore, Step, StoredLogo } from '../store/intake-store.js';
+import { collectLogos, logoUrlsOf } from './collect-logos.js';
+import { traceFields } from './trace-fields.js';
+
+export interface IntakeDeps {
+  store: IntakeStore;
+  mailer: Mailer;
+  mail: MailSettings;
+  logos: LogoFetchOptions & { totalMaxBytes: number };
+  logger: Logger;
+  stepDuration?: Histogram;
+}
+
+export interface IntakeOutcome {
+  list_entry: string;
+}
+
+export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutcome> {
+  const parsed = IntakeJob.safeParse(job.data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).slice(0, 10);
+    throw new UnrecoverableError(`invalid intake payload: ${problems.join('; ')}`);
+  }
+  const data = parsed.data;
+  const id = data.request_id;
+  const log = jobLogger(deps.logger, job, data);
+  const timed = <T>(step: Step, work: () => Promise<T>) => timeStep(deps.stepDuration, step, work);
+  const { store } = deps;
+
+  const state = await store.readSteps(id);
+  if (state.list) {
+    log.info('already delivered');
+    return { list_entry: state.list };
+  }
+
+  let logos: StoredLogo[] | null = null;
+  let logoNotes = parseNotes(state.logos);
+  let freshLogos = false;
+  if (!state.operator) {
+    if (state.logos) logos = await store.readLogos(id);
+    if (!logos) {
+      const fetched = await timed('logos', () => collectLogos(logoUrlsOf(data.body), { ...deps.logos, log }));
+      logoNotes = fetched.filter((l) => l.note).map((l) => `${l.url}: ${l.note}`);
+      // The step's value is the notes: the list entry needs them after the logos are gone.
+      await store.record(id, 'logos', { value: JSON.stringify(logoNotes), next: 'operator', logos: { set: fetched } });
+      logos = fetched;
+      freshLogos = true;
+    }
+  }
+
+  // `fresh`: this attempt recorded the step before, which marked this one begun.
+  const sendOnce = async (step: 'operator' | 'contact', fresh: boolean, send: () => Promise<void>) => {
+    const earlier = state[`${step}_pending`];
+    if (earlier) log.warn({ step }, 'an earlier attempt may have sent this e-mail; sending it again with the same Message-ID');
+    if (!fresh) await store.markPending(id, step);
+    try {
+      await timed(step, send);
+    } catch (err) {
+      if (!earlier && failedBeforeData(err)) await store.clearPending(id, step).catch(() => undefined);
+      throw err;
+    }
+  };
+
+  if (!state.operator) {
+    const message = buildOperatorMail(data, logos ?? [], deps.mail);
+    await sendOnce('operator', freshLogos, () => deps.mailer.send('operator', id, message));
+    await store.record(id, 'operator', { next: 'contact', logos: 'delete' });
+    log.info({ to: deps.mail.operatorEmail }, 'operator e-mail sent');
+  }
+
+  if (!state.contact) {
+    const message = buildContactMail(data, deps.mail);
+    await sendOnce('contact', !state.operator, () => deps.mailer.send('confirmation', id, message));
+    await store.record(id, 'contact', { next: 'list' });
+    log.info('confirmation e-mail sent');
+  }
+
+  const entry = await timed('list', async () => {
+    let found: string | null = null;
+    // Written by an earlier attempt only if it began the step and this one did not.
+    if (state.contact && state.list_pending) {
+      found = await store.findListEntry(id, Number(state.list_pending));
+      if (found) log.warn({ listEntry: found }, 'list entry of an earlier attempt found; not written again');
+      else await store.markPending(id, 'list');
+    }
+    const entryId = found ?? (await store.appendListEntry(listFields(data, logoNotes)));
+    await store.record(id, 'list', { value: entryId });
+    return entryId;
+  });
+  log.info({ listEntry: entry }, 'shop request delivered');
+  return { list_entry: entry };
+}
+
+/** The essentials of the internal request list; the e-mail carries the rest. */
+export function listFields(job: IntakeJob, logoNotes: string[]): Record<string, string> {
+  const org = job.body.organization;
+  return {
+    request_id: job.request_id,
+    created_at: job.result.created_at,
+    organization: org.name,
+    organization_type: org.type,
+    shop_type: shopTypeOf(org.type),
+    shop_name: job.body.shop_name,
+    contact_name: org.contact_name,
+    contact_email: org.email,
+    products: job.result.products.map((p) => p.handle).join(', '),
+    design_service: String(job.body.design_service),
+    logo_notes: logoNotes.join(' | '),
+    owner_id: job.owner_id,
+  };
+}
+
+function parseNotes(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const notes: unknown = JSON.parse(value);
+    return Array.isArray(notes) ? notes.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+function jobLogger(logger: Logger, job: Job, data: IntakeJob): Logger {
+  return logger.child({
+    ...traceFields(data),
+    shopRequestId: data.request_id,
+    jobId: job.id,
+    attempt: job.attemptsMade + 1,
+  });
+}
+
+async function timeStep<T>(histogram: Histogram | undefined, step: Step, work: () => Promise<T>): Promise<T> {
+  const end = histogram?.startTimer({ step });
+  try {
+    return await work();
+  } finally {
+    end?.();
+  }
+}

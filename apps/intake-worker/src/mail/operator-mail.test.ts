@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { buildIntakeJob } from '../../test/support/build-job.js';
+import { buildOperatorMail } from './operator-mail.js';
+
+const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
+const png = { url: 'https://cdn.example/wappen.png', filename: 'logo-1-wappen.png', contentType: 'image/png', size: 2048, data: Buffer.from('png') };
+const refused = { url: 'https://cdn.example/huge.png', note: 'nicht angehängt: Datei größer als 4 MB' };
+
+describe('buildOperatorMail', () => {
+  it('lists every field of the request in both parts', () => {
+    const job = buildIntakeJob({ logoUrls: [png.url, refused.url], warnings: ['Farbe Pink gibt es nicht.'] });
+
+    const mail = buildOperatorMail(job, [png, refused], settings);
+
+    for (const part of [String(mail.text), String(mail.html)]) {
+      for (const value of [
+        job.request_id,
+        'TSV Fanshop',
+        'TSV Musterstadt 1890 e.V.',
+        'Erika Mustermann',
+        'erika.mustermann@example.org',
+        '+49 30 1234567',
+        'Saisonstart',
+        '2030-03-01',
+        'Kindergrößen',
+        'hoodie-classic',
+        'tshirt-basic',
+        'Schwarz, Navy',
+        'Brust links',
+        'Farbe Pink gibt es nicht.',
+        'angehängt als logo-1-wappen.png',
+        'nicht angehängt: Datei größer als 4 MB',
+        'msa_client_0123456789abcdef',
+        `anfrage-${job.request_id}.json`,
+      ]) {
+        expect(part).toContain(value);
+      }
+    }
+  });
+
+  it('attaches the usable logos and the request as JSON', () => {
+    const job = buildIntakeJob({ logoUrls: [png.url, refused.url] });
+
+    const mail = buildOperatorMail(job, [png, refused], settings);
+
+    const names = (mail.attachments ?? []).map((a) => a.filename);
+    expect(names).toEqual(['logo-1-wappen.png', `anfrage-${job.request_id}.json`]);
+    const json = JSON.parse(String(mail.attachments?.[1]?.content));
+    expect(json).toMatchObject({ id: job.request_id, request: { shop_name: 'TSV Fanshop' }, result: { id: job.request_id } });
+  });
+
+  it('sets Reply-To to the contact and a Message-ID derived from the request id', () => {
+    const job = buildIntakeJob();
+
+    const first = buildOperatorMail(job, [], settings);
+    const second = buildOperatorMail(job, [], settings);
+
+    expect(first.replyTo).toEqual({ name: 'Erika Mustermann', address: 'erika.mustermann@example.org' });
+    expect(first.messageId).toBe(`<${job.request_id}.operator@shop.example>`);
+    expect(second.messageId).toBe(first.messageId);
+  });
+
+  it('carries the API request id and traceparent as headers', () => {
+    const job = buildIntakeJob({ trace: { request_id: 'abc-123', traceparent: '00-0123456789abcdef0123456789abcdef-0123456789abcdef-01' } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(mail.headers).toMatchObject({ 'X-Request-Id': 'abc-123', traceparent: '00-0123456789abcdef0123456789abcdef-0123456789abcdef-01' });
+  });
+
+  it('leaves out trace values that do not have their well-known shape', () => {
+    const job = buildIntakeJob({ trace: { request_id: 'abc\r\nBcc: x@evil.test', traceparent: 'nonsense' } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(mail.headers).not.toHaveProperty('X-Request-Id');
+    expect(mail.headers).not.toHaveProperty('traceparent');
+  });
+
+  it('keeps line breaks of names out of the subject and display names', () => {
+    const job = buildIntakeJob({
+      organization: { name: 'Evil\r\nBcc: x@evil.test', contact_name: 'Eve\r\nBcc: x@evil.test' },
+      body: { shop_name: 'Shop\nX-Injected: 1' },
+    });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect(mail.subject).toContain('Evil Bcc: x@evil.test');
+    expect((mail.replyTo as { name: string }).name).toBe('Eve Bcc: x@evil.test');
+  });
+
+  it('escapes values in the HTML part', () => {
+    const job = buildIntakeJob({ body: { notes: '<script>alert("x")</script> & more' } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(String(mail.html)).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more');
+    expect(String(mail.html)).not.toContain('<script>');
+  });
+
+  it('says so when the operator is to design the collection', () => {
+    const job = buildIntakeJob({ body: { products: [], design_service: true } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(String(mail.text)).toContain('Design-Service: ja');
+    expect(String(mail.text)).toContain('die Kollektion stellt das Design-Service-Team zusammen');
+  });
+});

@@ -1,0 +1,154 @@
+import { DEFAULT_DESIGN_POSITION, shopTypeOf, type IntakeJob } from '@msa/contracts';
+import type { SendMailOptions } from 'nodemailer';
+import type { StoredLogo } from '../store/intake-store.js';
+import { oneLine, renderHtml, renderText, type Row, type Section } from './layout.js';
+import { messageIdFor, traceHeaders, type MailSettings } from './mail-settings.js';
+
+const ORGANIZATION_TYPES: Record<string, string> = {
+  schule: 'Schule',
+  verein: 'Verein',
+  unternehmen: 'Unternehmen',
+  handwerk: 'Handwerk',
+  gastro: 'Gastronomie',
+};
+
+const DECORATIONS: Record<string, string> = { dtf: 'DTF-Druck', stick: 'Stick (pausiert)', dtg: 'DTG-Druck' };
+
+const yesNo = (value: boolean) => (value ? 'ja' : 'nein');
+const orDash = (value: string | number | undefined) => (value === undefined || value === '' ? '–' : String(value));
+
+const dateTime = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' });
+const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+
+export function formatCreatedAt(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${dateTime.format(date)} Uhr (${iso})`;
+}
+
+/**
+ * The e-mail to the operator team: every field of the shop request in a
+ * German layout, the usable logos and the request as JSON attached, and
+ * Reply-To set to the contact so a reply reaches the organization.
+ */
+export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings: MailSettings): SendMailOptions {
+  const { body, result, request_id: id } = job;
+  const org = body.organization;
+  const shopType = shopTypeOf(org.type);
+  const logoByUrl = new Map(logos.map((logo) => [logo.url, logo]));
+  const jsonName = `anfrage-${id}.json`;
+
+  const sections: Section[] = [
+    {
+      title: 'Shop',
+      rows: [
+        { label: 'Shop-Name', value: body.shop_name },
+        {
+          label: 'Shop-Art',
+          value: shopType === 'b2c' ? 'B2C: Mitglieder bestellen und zahlen einzeln (Bruttopreise)' : 'B2B: Firmenshop (Nettopreise, Staffelpreise)',
+        },
+        { label: 'Design-Service', value: yesNo(body.design_service) },
+        { label: 'Sammelbestellung bis', value: orDash(body.group_order_until) },
+        { label: 'Passwortschutz', value: yesNo(body.password_protection) },
+        { label: 'Privater Shop (im Kundenkonto)', value: yesNo(body.private_shop) },
+        { label: 'Kundenkonto anlegen', value: yesNo(body.customer_account) },
+        { label: 'Anlass', value: orDash(body.occasion) },
+        { label: 'Teamgröße', value: orDash(body.team_size) },
+        { label: 'Anmerkungen', value: orDash(body.notes) },
+      ],
+    },
+    {
+      title: 'Organisation',
+      rows: [
+        { label: 'Name', value: org.name },
+        { label: 'Art', value: `${ORGANIZATION_TYPES[org.type] ?? org.type} (${org.type})` },
+        { label: 'Ansprechperson', value: org.contact_name },
+        { label: 'E-Mail', value: org.email },
+        { label: 'Telefon', value: orDash(org.phone) },
+      ],
+    },
+    ...productSections(job, shopType, logoByUrl),
+  ];
+
+  if (result.warnings.length) {
+    sections.push({ title: 'Hinweise bei der Annahme', rows: result.warnings.map((w) => ({ label: '', value: `– ${w}` })) });
+  }
+  if (logos.length) {
+    sections.push({ title: 'Logos', rows: logos.map((logo, i) => ({ label: `Logo ${i + 1}`, value: logoLine(logo) })) });
+  }
+  sections.push({
+    title: 'Technisch',
+    rows: [
+      { label: 'Anfrage-ID', value: id },
+      { label: 'Eingegangen', value: formatCreatedAt(result.created_at) },
+      { label: 'API-Client', value: job.owner_id },
+      { label: 'API-Request-ID', value: orDash(job.request_trace.request_id) },
+      { label: 'Anhang', value: `${jsonName} (die Anfrage als JSON)` },
+    ],
+  });
+
+  const title = `Neue Shop-Anfrage: ${body.shop_name}`;
+  const intro = [`Neue Shop-Anfrage ${id} von ${oneLine(org.name)} (${oneLine(org.contact_name)}).`, 'Eine Antwort auf diese E-Mail geht an die Ansprechperson.'];
+  const attachments: NonNullable<SendMailOptions['attachments']> = logos
+    .filter((logo) => logo.data && logo.filename)
+    .map((logo) => ({ filename: logo.filename!, content: logo.data!, contentType: logo.contentType }));
+  attachments.push({
+    filename: jsonName,
+    contentType: 'application/json; charset=utf-8',
+    content: `${JSON.stringify({ id, owner_id: job.owner_id, result, request: body }, null, 2)}\n`,
+  });
+
+  return {
+    from: settings.from,
+    to: settings.operatorEmail,
+    replyTo: { name: oneLine(org.contact_name), address: org.email },
+    subject: oneLine(`Neue Shop-Anfrage: ${body.shop_name} – ${org.name} (${id})`),
+    messageId: messageIdFor(id, 'operator', settings),
+    headers: { ...traceHeaders(job), 'X-Shop-Request-Id': id },
+    text: renderText(intro, sections),
+    html: renderHtml(title, intro, sections),
+    attachments,
+  };
+}
+
+function productSections(job: IntakeJob, shopType: 'b2c' | 'b2b', logoByUrl: Map<string, StoredLogo>): Section[] {
+  const products = job.body.products ?? [];
+  if (products.length === 0) {
+    return [{ title: 'Produkte', rows: [{ label: '', value: 'keine: die Kollektion stellt das Design-Service-Team zusammen' }] }];
+  }
+  return products.map((product, i) => {
+    const resolved = job.result.products[i];
+    const price = resolved?.estimated_price_from;
+    const rows: Row[] = [
+      { label: 'Angefragt als', value: product.product },
+      { label: 'Handle', value: orDash(resolved?.handle) },
+      { label: 'Farben', value: product.colors?.length ? product.colors.join(', ') : '–' },
+      { label: 'Veredelung', value: DECORATIONS[product.decoration] ?? product.decoration },
+      {
+        label: 'Geschätzt ab',
+        value: price === null || price === undefined ? '–' : `${euro.format(price)} ${shopType === 'b2c' ? 'brutto' : 'netto'} pro Stück`,
+      },
+      { label: 'Kommentar', value: orDash(product.comment) },
+    ];
+    (product.designs ?? []).forEach((design, d) => {
+      rows.push(
+        { label: `Design ${d + 1}`, value: '' },
+        { label: 'Position', value: design.position ?? `${DEFAULT_DESIGN_POSITION} (Standard)`, depth: 1 },
+        { label: 'Breite', value: design.width_cm === undefined ? '–' : `${String(design.width_cm).replace('.', ',')} cm`, depth: 1 },
+        { label: 'Logo', value: design.logo_url ? designLogo(design.logo_url, logoByUrl) : '–', depth: 1 },
+        { label: 'Kommentar', value: orDash(design.comment), depth: 1 },
+      );
+    });
+    return { title: `Produkt ${i + 1}: ${resolved?.product ?? product.product}`, rows };
+  });
+}
+
+function designLogo(url: string, logoByUrl: Map<string, StoredLogo>): string {
+  const logo = logoByUrl.get(url);
+  if (!logo) return url;
+  return logo.filename ? `${url}\nangehängt als ${logo.filename}` : `${url}\n${logo.note ?? 'nicht angehängt'}`;
+}
+
+function logoLine(logo: StoredLogo): string {
+  if (logo.filename) return `${logo.filename} (${logo.contentType}, ${Math.ceil((logo.size ?? 0) / 1024)} KB) von ${logo.url}`;
+  return `${logo.url}\n${logo.note ?? 'nicht angehängt'}`;
+}

@@ -1,0 +1,18 @@
+import { createLogger, exitOnStartupError, loadConfig, onShutdown } from '@msa/service-kit';
+import { IntakeWorkerEnv, type IntakeWorkerConfig } from './config.js';
+import { startService } from './server.js';
+
+let config: IntakeWorkerConfig;
+try {
+  config = loadConfig(IntakeWorkerEnv);
+} catch (err) {
+  exitOnStartupError(undefined, err);
+}
+const logger = createLogger({ service: 'intake-worker', level: config.LOG_LEVEL });
+if (!config.SMTP_URL) logger.warn({ outbox: config.OUTBOX_DIR }, 'SMTP_URL is not set: e-mails are written to the outbox directory');
+try {
+  const running = await startService(config, { logger });
+  onShutdown(logger, [() => running.close()], { deadlineMs: config.SHUTDOWN_DEADLINE_MS });
+} catch (err) {
+  exitOnStartupError(logger, err);
+}

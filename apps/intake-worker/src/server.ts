@@ -1,0 +1,160 @@
+import { INTAKE_QUEUE } from '@msa/contracts';
+import {
+  closeServer,
+  createLogger,
+  createMetrics,
+  createRedis,
+  listen,
+  pingRedis,
+  type Logger,
+  type Redis,
+  type RunningService,
+} from '@msa/service-kit';
+import { Queue, type Worker } from 'bullmq';
+import { Gauge } from 'prom-client';
+import { createApp } from './app.js';
+import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
+import { runIntake, type IntakeDeps } from './intake/run-intake.js';
+import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import type { MailSettings } from './mail/mail-settings.js';
+import { createIntakeStore } from './store/intake-store.js';
+import { createIntakeWorker } from './worker.js';
+
+export interface ServiceDeps {
+  logger?: Logger;
+  /** Replaces the mailer chosen from the config. */
+  mailer?: Mailer;
+}
+
+export interface RunningIntakeWorker extends RunningService {
+  worker: Worker;
+  queue: Queue;
+}
+
+/** Longest /readyz waits for Redis; a worker connection would otherwise wait out the outage. */
+const READY_TIMEOUT_MS = 2_000;
+
+export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
+  const domain = mailboxAddress(config.MAIL_FROM).split('@')[1] ?? 'localhost';
+  return { from: config.MAIL_FROM, operatorEmail: config.OPERATOR_EMAIL, domain };
+}
+
+/**
+ * Starts the worker on the `intake` queue and the admin server on WORKER_PORT
+ * (0 = a free port, for tests). `close()` lets running jobs finish first.
+ */
+export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps = {}): Promise<RunningIntakeWorker> {
+  const logger = deps.logger ?? createLogger({ service: 'intake-worker', level: config.LOG_LEVEL });
+  const redis = createRedis(config.REDIS_URL, 'worker');
+  redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
+  const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
+  queue.on('error', (err) => logger.error({ err }, 'intake queue error'));
+  const mailer =
+    deps.mailer ??
+    createMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
+
+  const metrics = createMetrics('intake-worker');
+  const counters = {
+    completed: metrics.counter('intake_jobs_completed_total', 'Shop requests delivered'),
+    failed: metrics.counter('intake_jobs_failed_total', 'Intake jobs that failed for good (attempts exhausted or invalid payload)'),
+    retried: metrics.counter('intake_jobs_retried_total', 'Intake attempts that failed and will be retried'),
+  };
+  const stepDuration = metrics.histogram('intake_step_duration_seconds', 'Duration of one intake step', ['step'], [
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+  ]);
+  new Gauge({
+    name: 'intake_queue_depth',
+    help: 'Intake jobs waiting or delayed (waiting for a retry)',
+    registers: [metrics.registry],
+    async collect() {
+      const counts = await queue.getJobCounts('waiting', 'delayed');
+      this.set((counts.waiting ?? 0) + (counts.delayed ?? 0));
+    },
+  });
+  new Gauge({
+    name: 'intake_jobs_failed_current',
+    help: 'Intake jobs in the failed set, waiting for an operator',
+    registers: [metrics.registry],
+    async collect() {
+      this.set(await queue.getFailedCount());
+    },
+  });
+
+  const intakeDeps: IntakeDeps = {
+    store: createIntakeStore(redis, config.REDIS_KEY_PREFIX),
+    mailer,
+    mail: mailSettingsOf(config),
+    logos: {
+      policy: createAddressPolicy({
+        allowPrivate: config.LOGO_FETCH_ALLOW_PRIVATE_NETWORKS,
+        allowed: parseCidrList(config.LOGO_FETCH_ALLOW_ADDRESSES),
+      }),
+      maxBytes: config.LOGO_MAX_BYTES,
+      timeoutMs: config.LOGO_TIMEOUT_MS,
+      totalMaxBytes: config.LOGO_TOTAL_MAX_BYTES,
+    },
+    logger,
+    stepDuration,
+  };
+  const worker = createIntakeWorker({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.INTAKE_CONCURRENCY,
+    lockDuration: config.INTAKE_LOCK_DURATION_MS,
+    stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
+    logger,
+    process: (job) => runIntake(intakeDeps, job),
+    counters,
+  });
+
+  const app = createApp({
+    logger,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    metrics,
+    ready: () => withTimeout(pingRedis(redis), READY_TIMEOUT_MS),
+    queue,
+    admin: config.ADMIN_USER && config.ADMIN_PASSWORD ? { user: config.ADMIN_USER, password: config.ADMIN_PASSWORD } : null,
+  });
+  let listening;
+  try {
+    listening = await listen(app, config.WORKER_PORT);
+  } catch (err) {
+    await shutdown(worker, queue, mailer, redis);
+    throw err;
+  }
+  const { server, port, url } = listening;
+  logger.info(
+    { port, queue: INTAKE_QUEUE, prefix: config.QUEUE_PREFIX, concurrency: config.INTAKE_CONCURRENCY, smtp: Boolean(config.SMTP_URL) },
+    'intake worker started',
+  );
+
+  return {
+    url,
+    port,
+    worker,
+    queue,
+    async close() {
+      // Running jobs finish first; the admin server answers health checks meanwhile.
+      await worker.close();
+      await closeServer(server);
+      await shutdown(worker, queue, mailer, redis);
+    },
+  };
+}
+
+async function shutdown(worker: Worker, queue: Queue, mailer: Mailer, redis: Redis): Promise<void> {
+  await worker.close();
+  await queue.close();
+  mailer.close();
+  // BullMQ leaves a connection it was given open.
+  await redis.quit().catch(() => redis.disconnect());
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

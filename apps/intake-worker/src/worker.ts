@@ -1,0 +1,57 @@
+import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
+import type { Logger, Redis } from '@msa/service-kit';
+import { Worker, type Job } from 'bullmq';
+import type { Counter } from 'prom-client';
+import type { IntakeOutcome } from './intake/run-intake.js';
+import { traceFields } from './intake/trace-fields.js';
+
+export interface IntakeWorkerOptions {
+  connection: Redis;
+  prefix: string;
+  concurrency: number;
+  lockDuration: number;
+  stalledInterval: number;
+  logger: Logger;
+  process: (job: Job) => Promise<IntakeOutcome>;
+  counters?: { completed: Counter; failed: Counter; retried: Counter };
+}
+
+/** Whether this failure was the job's last attempt: retrying cannot help, or no attempts are left. */
+export function isFinalFailure(job: Job, err: Error): boolean {
+  return err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+}
+
+export function createIntakeWorker(opts: IntakeWorkerOptions): Worker<IntakeJob, IntakeOutcome> {
+  const { logger } = opts;
+  const worker = new Worker<IntakeJob, IntakeOutcome>(INTAKE_QUEUE, (job) => opts.process(job), {
+    connection: opts.connection,
+    prefix: opts.prefix,
+    concurrency: opts.concurrency,
+    lockDuration: opts.lockDuration,
+    stalledInterval: opts.stalledInterval,
+    // Producers set their own removal options; these apply to jobs added without.
+    removeOnComplete: { age: 24 * 3600, count: 1000 },
+  });
+
+  worker.on('error', (err) => logger.error({ err }, 'intake worker error'));
+  worker.on('completed', () => opts.counters?.completed.inc());
+  worker.on('stalled', (jobId) => logger.warn({ jobId }, 'intake job stalled; its worker stopped answering, it runs again'));
+  worker.on('failed', (job, err) => {
+    const line = {
+      err,
+      jobId: job?.id,
+      shopRequestId: job?.id,
+      ...traceFields(job?.data as Partial<IntakeJob> | undefined),
+      attempts: job?.attemptsMade,
+      maxAttempts: job?.opts.attempts ?? 1,
+    };
+    if (!job || isFinalFailure(job, err)) {
+      opts.counters?.failed.inc();
+      logger.error(line, 'intake job failed for good; it stays in the failed set (retry-failed re-queues it)');
+    } else {
+      opts.counters?.retried.inc();
+      logger.warn(line, 'intake attempt failed; retrying');
+    }
+  });
+  return worker;
+}

@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createTestRedis, type TestRedis } from '@msa/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIntakeJob } from './support/build-job.js';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
+import { startTestWorker, waitUntil, type TestWorker } from './support/worker.js';
+
+const run = promisify(execFile);
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli');
+
+let testRedis: TestRedis;
+let smtp: SmtpSink;
+let worker: TestWorker;
+
+beforeAll(async () => {
+  if (!existsSync(DIST)) throw new Error(`${DIST} is missing: run \`pnpm -F @msa/intake-worker build\` first`);
+  testRedis = await createTestRedis('intake-cli');
+  smtp = await startSmtpSink();
+  worker = await startTestWorker(testRedis, { SMTP_URL: smtp.url });
+});
+
+afterAll(async () => {
+  await worker?.close();
+  await smtp?.close();
+  await testRedis?.cleanup();
+});
+
+function cli(script: string, args: string[] = []) {
+  return run(process.execPath, [path.join(DIST, script), ...args], {
+    env: { PATH: process.env.PATH ?? '', REDIS_URL: testRedis.url, REDIS_KEY_PREFIX: testRedis.prefix, QUEUE_PREFIX: worker.config.QUEUE_PREFIX },
+  });
+}
+
+describe('the list command', () => {
+  it('says so when the list is empty', async () => {
+    const { stdout } = await cli('list.js');
+
+    expect(stdout).toContain('is empty');
+  });
+
+  it('prints the newest entries first, as many as asked for', async () => {
+    const older = buildIntakeJob({ body: { shop_name: 'Erster Shop' } });
+    const newer = buildIntakeJob({ body: { shop_name: 'Zweiter Shop' }, organization: { name: 'Bäckerei Krume', type: 'handwerk' } });
+    for (const job of [older, newer]) {
+      await worker.add(job);
+      await worker.waitForState(job.request_id, 'completed');
+    }
+
+    const { stdout: all } = await cli('list.js');
+    const { stdout: one } = await cli('list.js', ['--count', '1']);
+
+    expect(all.indexOf(newer.request_id)).toBeGreaterThanOrEqual(0);
+    expect(all.indexOf(newer.request_id)).toBeLessThan(all.indexOf(older.request_id));
+    expect(all).toContain('Zweiter Shop');
+    expect(all).toContain('organization: Bäckerei Krume (handwerk, b2b)');
+    expect(all).toContain('contact:      Erika Mustermann <erika.mustermann@example.org>');
+    expect(all).toContain('products:     hoodie-classic, tshirt-basic');
+    expect(one).toContain(newer.request_id);
+    expect(one).not.toContain(older.request_id);
+  });
+
+  it('prints JSON lines with --json', async () => {
+    const { stdout } = await cli('list.js', ['--json', '--count', '1']);
+
+    const [line] = stdout.trim().split('\n');
+    expect(JSON.parse(line!)).toMatchObject({ shop_name: 'Zweiter Shop', shop_type: 'b2b' });
+  });
+});
+
+describe('the retry-failed command', () => {
+  it('re-queues failed jobs, which then run with fresh attempts', async () => {
+    const jobId = 'req_00000000000000aa';
+    await worker.add({ request_id: jobId }, { jobId, attempts: 3 });
+    await worker.waitForState(jobId, 'failed');
+
+    const firstFinish = (await worker.queue.getJob(jobId))?.finishedOn ?? 0;
+
+    const { stdout: dry } = await cli('retry-failed.js', ['--dry-run']);
+    const stateAfterDryRun = await worker.queue.getJobState(jobId);
+    const { stdout } = await cli('retry-failed.js');
+    await waitUntil(async () => ((await worker.queue.getJob(jobId))?.finishedOn ?? 0) > firstFinish, 'the retried job to fail again');
+
+    expect(dry).toContain(`would retry ${jobId}`);
+    expect(stateAfterDryRun).toBe('failed');
+    expect(stdout).toContain(`retrying ${jobId}`);
+    expect(stdout).toContain('1 job(s) re-queued');
+    expect((await worker.queue.getJob(jobId))?.attemptsMade).toBe(1);
+    expect(await worker.queue.getJobState(jobId)).toBe('failed');
+  });
+});

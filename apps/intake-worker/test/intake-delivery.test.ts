@@ -1,0 +1,134 @@
+import { createTestRedis, type TestRedis } from '@msa/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIntakeJob } from './support/build-job.js';
+import { PNG_1X1, sendBytes, startLogoServer, type LogoServer } from './support/logo-server.js';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
+import { startTestWorker, waitUntil, type TestWorker } from './support/worker.js';
+
+const OPERATOR = 'team@shop.example';
+
+let testRedis: TestRedis;
+let smtp: SmtpSink;
+let logos: LogoServer;
+let worker: TestWorker;
+
+beforeAll(async () => {
+  testRedis = await createTestRedis('intake-delivery');
+  smtp = await startSmtpSink();
+  logos = await startLogoServer({ '/wappen.png': sendBytes(PNG_1X1) });
+  worker = await startTestWorker(testRedis, { SMTP_URL: smtp.url });
+});
+
+afterAll(async () => {
+  await worker?.close();
+  await smtp?.close();
+  await logos?.close();
+  await testRedis?.cleanup();
+});
+
+async function listEntries(): Promise<Record<string, string>[]> {
+  const entries = await testRedis.redis.xrange(`${testRedis.prefix}intake:list`, '-', '+');
+  return entries.map(([, values]) => Object.fromEntries(values.flatMap((v, i, all) => (i % 2 ? [] : [[v, all[i + 1]!]]))));
+}
+
+describe('intake worker delivering a live shop request', () => {
+  it('sends one operator e-mail with logo, JSON and Reply-To, one confirmation and writes one list entry', async () => {
+    const job = buildIntakeJob({
+      logoUrls: [logos.url('/wappen.png')],
+      trace: { request_id: 'api-req-1', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+    });
+
+    await worker.add(job);
+    await worker.waitForState(job.request_id, 'completed');
+
+    const operator = smtp.to(OPERATOR);
+    const contact = smtp.to('erika.mustermann@example.org');
+    expect(operator).toHaveLength(1);
+    expect(contact).toHaveLength(1);
+    const mail = operator[0]!.parsed;
+    expect(mail.replyTo?.value).toEqual([{ name: 'Erika Mustermann', address: 'erika.mustermann@example.org' }]);
+    expect(mail.messageId).toBe(`<${job.request_id}.operator@shop.example>`);
+    expect(mail.headers.get('x-request-id')).toBe('api-req-1');
+    expect(mail.headers.get('traceparent')).toBe('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+    expect(mail.subject).toContain('TSV Fanshop');
+    expect(mail.text).toContain(job.request_id);
+    const png = mail.attachments.find((a) => a.contentType === 'image/png');
+    expect(png?.filename).toBe('logo-1-wappen.png');
+    expect(png?.content.equals(PNG_1X1)).toBe(true);
+    const json = mail.attachments.find((a) => a.filename === `anfrage-${job.request_id}.json`);
+    expect(JSON.parse(json!.content.toString('utf8'))).toMatchObject({ id: job.request_id, request: { shop_name: 'TSV Fanshop' } });
+    const confirmation = contact[0]!.parsed;
+    expect(confirmation.subject).toContain('TSV Fanshop');
+    expect(confirmation.text).toContain('48 Stunden');
+    expect(confirmation.text).toContain(job.request_id);
+
+    const entries = (await listEntries()).filter((e) => e.request_id === job.request_id);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        request_id: job.request_id,
+        created_at: job.result.created_at,
+        organization: 'TSV Musterstadt 1890 e.V.',
+        organization_type: 'verein',
+        shop_type: 'b2c',
+        shop_name: 'TSV Fanshop',
+        contact_name: 'Erika Mustermann',
+        contact_email: 'erika.mustermann@example.org',
+        products: 'hoodie-classic, tshirt-basic',
+        logo_notes: '',
+      }),
+    ]);
+  });
+
+  it('keeps a name with a line break and a Bcc header as data, never as a header', async () => {
+    const job = buildIntakeJob({
+      organization: { name: 'Evil Corp\r\nBcc: x@evil.test', contact_name: 'Eve\r\nBcc: x@evil.test', email: 'eve@example.org' },
+      body: { shop_name: 'Shop\r\nBcc: x@evil.test' },
+    });
+
+    await worker.add(job);
+    await worker.waitForState(job.request_id, 'completed');
+
+    const mails = smtp.messages.filter((m) => m.parsed.messageId?.startsWith(`<${job.request_id}.`));
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) {
+      expect(mail.rcptTo).not.toContain('x@evil.test');
+      expect(mail.parsed.bcc).toBeUndefined();
+      expect(mail.parsed.headers.has('bcc')).toBe(false);
+      const headerBlock = mail.raw.toString('utf8').split(/\r?\n\r?\n/)[0]!;
+      expect(headerBlock).not.toMatch(/^Bcc:/im);
+    }
+    const operator = mails.find((m) => m.rcptTo.includes(OPERATOR))!;
+    expect(operator.parsed.replyTo?.value).toEqual([{ name: 'Eve Bcc: x@evil.test', address: 'eve@example.org' }]);
+    expect(operator.parsed.subject).toContain('Evil Corp Bcc: x@evil.test');
+    expect(operator.parsed.text).toContain('Bcc: x@evil.test');
+  });
+
+  it('delivers a request queued again after delivery only once', async () => {
+    const job = buildIntakeJob();
+    await worker.add(job);
+    await worker.waitForState(job.request_id, 'completed');
+    await worker.queue.remove(job.request_id);
+
+    await worker.add(job);
+    await worker.waitForState(job.request_id, 'completed');
+
+    const mails = smtp.messages.filter((m) => m.parsed.messageId?.startsWith(`<${job.request_id}.`));
+    expect(mails).toHaveLength(2);
+    expect((await listEntries()).filter((e) => e.request_id === job.request_id)).toHaveLength(1);
+  });
+
+  it('fails a job whose payload is not a shop request without retrying it', async () => {
+    const jobId = 'req_00000000000000ff';
+
+    await worker.add({ request_id: jobId, body: { shop_name: 42 } }, { jobId, attempts: 5, backoff: { type: 'fixed', delay: 10 } });
+    await worker.waitForState(jobId, 'failed');
+
+    const job = await worker.queue.getJob(jobId);
+    expect(job?.attemptsMade).toBe(1);
+    expect(job?.failedReason).toMatch(/^invalid intake payload/);
+    expect(smtp.messages.some((m) => m.parsed.messageId?.includes(jobId))).toBe(false);
+    await waitUntil(() => worker.logs.some((l) => l.msg?.toString().includes('failed for good')), 'the error log line');
+    const line = worker.logs.find((l) => l.level === 'error' && l.jobId === jobId);
+    expect(line).toMatchObject({ attempts: 1, maxAttempts: 5 });
+  });
+});
