@@ -333,5 +333,183 @@ export function buildOpenApiDocument({ publicBaseUrl }: OpenApiOptions): OpenApi
     ],
     externalDocs: { url: `${publicBaseUrl}/developers`, description: 'Developer portal' },
   });
-  return document as unknown as OpenApiDocument;
+  return addExamples(document as unknown as OpenApiDocument, publicBaseUrl);
+}
+
+type MediaTypes = Record<string, { examples?: Record<string, { summary?: string; value: unknown }> }>;
+interface ExampleTarget {
+  requestBody?: { content?: MediaTypes };
+  responses?: Record<string, { content?: MediaTypes }>;
+}
+
+/**
+ * Worked examples on the operations agents call most, so a reader of the
+ * document sees a real request and answer next to each schema. The values
+ * follow the schemas; a test validates the whole document.
+ */
+function addExamples(doc: OpenApiDocument, publicBaseUrl: string): OpenApiDocument {
+  const op = (path: string, method: string) => (doc.paths?.[path]?.[method] ?? {}) as ExampleTarget;
+  const setRequest = (path: string, method: string, type: string, examples: Record<string, { summary?: string; value: unknown }>) => {
+    const media = op(path, method).requestBody?.content?.[type];
+    if (media) media.examples = examples;
+  };
+  const setResponse = (path: string, method: string, status: string, examples: Record<string, { summary?: string; value: unknown }>) => {
+    const media = op(path, method).responses?.[status]?.content?.['application/json'];
+    if (media) media.examples = examples;
+  };
+  const error = (code: string, status: number, message: string, hint: string, fields?: { field: string; message: string }[]) => ({
+    error: {
+      code,
+      message,
+      status,
+      hint,
+      docs: `${publicBaseUrl}/developers#${code}`,
+      openapi: `${publicBaseUrl}/openapi.json`,
+      ...(fields ? { fields } : {}),
+    },
+  });
+
+  const product = {
+    handle: 'bio-t-shirt-unisex',
+    title: 'Bio T-Shirt Unisex',
+    url: `${publicBaseUrl}/v1/products/bio-t-shirt-unisex`,
+    currency: 'EUR',
+    type: 'T-Shirt',
+    available: true,
+    tags: ['bio', 'unisex', 'gots'],
+    blank_price_from: 12.9,
+    printed_price_from: 19.9,
+    quantity_prices_dtf: {
+      tiers: [
+        { ab: 1, brutto: 19.9, netto: 16.72 },
+        { ab: 10, brutto: 17.9, netto: 15.04 },
+        { ab: 25, brutto: 15.9, netto: 13.36 },
+      ],
+    },
+    decoration: ['dtf', 'stick'],
+    colors: ['Schwarz', 'Weiß', 'Navy'],
+    sizes: ['S', 'M', 'L', 'XL'],
+    image: null,
+    description: 'Classic T-shirt of 100 % organic cotton, GOTS certified.',
+  };
+  setResponse('/v1/products', 'get', '200', {
+    search: {
+      summary: 'GET /v1/products?q=shirt&limit=1',
+      value: { generated_at: '2026-01-15T09:30:00Z', total: 9, limit: 1, offset: 0, products: [product] },
+    },
+  });
+  setResponse('/v1/products/{handle}', 'get', '200', { product: { value: product } });
+  setResponse('/v1/products/{handle}', 'get', '404', {
+    unknown: {
+      value: error('product_not_found', 404, "No product with handle 'golden-shirt'.", 'GET /v1/products lists every handle.'),
+    },
+  });
+
+  const shopRequest = {
+    organization: { name: 'TSV Musterstadt', type: 'verein', contact_name: 'Erika Mustermann', email: 'erika@example.org' },
+    shop_name: 'TSV Musterstadt Fanshop',
+    products: [
+      {
+        product: 'bio-t-shirt-unisex',
+        colors: ['Schwarz'],
+        decoration: 'dtf',
+        designs: [{ position: 'Brust Mitte', width_cm: 25, logo_url: 'https://example.org/logo.png' }],
+      },
+    ],
+    team_size: 40,
+    group_order_until: '2026-03-31',
+  };
+  setRequest('/v1/shop-requests', 'post', 'application/json', {
+    club: { summary: 'A club shop with one printed product', value: shopRequest },
+    design_service: {
+      summary: 'A company shop the operator designs',
+      value: {
+        organization: { name: 'Bäckerei Korn GmbH', type: 'handwerk', contact_name: 'Max Korn', email: 'max@example.org' },
+        shop_name: 'Bäckerei Korn Teamwear',
+        design_service: true,
+        private_shop: true,
+        notes: 'Aprons and polos for 12 employees.',
+      },
+    },
+  });
+  const result = {
+    id: 'req_3f9a1c2b7d4e6f80',
+    status: 'received',
+    sandbox: true,
+    created_at: '2026-01-15T09:31:12Z',
+    organization: 'TSV Musterstadt',
+    shop_name: 'TSV Musterstadt Fanshop',
+    shop_type: 'b2c',
+    products: [{ product: 'Bio T-Shirt Unisex', handle: 'bio-t-shirt-unisex', colors: ['Schwarz'], decoration: 'dtf', designs: 1, estimated_price_from: 19.9 }],
+    next_steps: `Sandbox request: validated and stored; nothing was sent to the operator. Read it back with GET ${publicBaseUrl}/sandbox/v1/shop-requests/req_3f9a1c2b7d4e6f80.`,
+    warnings: [],
+    upstream: null,
+  };
+  setResponse('/v1/shop-requests', 'post', '201', { sandbox: { value: result } });
+  setResponse('/v1/shop-requests', 'post', '422', {
+    invalid: {
+      value: error('validation_failed', 422, 'The shop request has 2 problems; see error.fields.', 'Fix each entry of `error.fields` and send the request again.', [
+        { field: 'organization.email', message: 'must be a valid e-mail address' },
+        { field: 'products.0.designs.0.width_cm', message: 'Too big: expected number to be <=40' },
+      ]),
+    },
+  });
+  setResponse('/v1/shop-requests', 'post', '429', {
+    daily_limit: {
+      value: error('rate_limited', 429, 'The daily limit of 5 live shop requests is reached; it resets at 2026-01-16T00:00:00.000Z.', 'Wait the number of seconds in `Retry-After`; credentials raise the per-minute limit.'),
+    },
+  });
+  setResponse('/v1/shop-requests/{id}', 'get', '200', { stored: { value: result } });
+
+  setRequest('/v1/keys', 'post', 'application/json', {
+    sandbox: { summary: 'Sandbox credentials with every scope', value: { name: 'my-agent', email: 'dev@example.org', mode: 'sandbox' } },
+    live_reader: { summary: 'Live credentials that can only read', value: { name: 'catalog-reader', email: 'dev@example.org', mode: 'live', scopes: ['catalog:read', 'shops:read'] } },
+  });
+  setResponse('/v1/keys', 'post', '201', {
+    created: {
+      value: {
+        api_key: 'msa_test_<SECRET>',
+        client_id: 'msa_client_<ID>',
+        client_secret: '<SECRET>',
+        mode: 'sandbox',
+        scopes: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
+        tier: 'free',
+        limits: {
+          requests_per_minute: 300,
+          live_shop_requests_per_day: 5,
+          sandbox_shop_requests_per_day: 200,
+          access_token_lifetime_seconds: 3600,
+          daily_limits_reset: '00:00 UTC',
+        },
+        created_at: '2026-01-15T09:00:00Z',
+      },
+    },
+  });
+  setRequest('/oauth/token', 'post', 'application/x-www-form-urlencoded', {
+    client_credentials: { value: { grant_type: 'client_credentials', client_id: 'msa_client_<ID>', client_secret: '<SECRET>', scope: 'catalog:read requests:write' } },
+  });
+  setResponse('/oauth/token', 'post', '200', {
+    token: { value: { access_token: '<ACCESS_TOKEN>', token_type: 'Bearer', expires_in: 3600, scope: 'catalog:read requests:write' } },
+  });
+  setRequest('/oauth/register', 'post', 'application/json', {
+    client: { value: { client_name: 'my-agent', contacts: ['dev@example.org'], grant_types: ['client_credentials'], mode: 'sandbox' } },
+  });
+  setRequest('/mcp', 'post', 'application/json', {
+    initialize: {
+      summary: '2025-11-25 handshake',
+      value: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'my-agent', version: '1.0.0' } } },
+    },
+    tool_call: {
+      summary: 'Call a tool',
+      value: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_products', arguments: { q: 'hoodie', limit: 5 } } },
+    },
+    batch: {
+      summary: 'A batch is answered with an array',
+      value: [
+        { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 4, method: 'resources/list' },
+      ],
+    },
+  });
+  return doc;
 }
