@@ -1,0 +1,3 @@
+import { runBenchmarks } from './index.mjs';
+
+process.exit(await runBenchmarks());
