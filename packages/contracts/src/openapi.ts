@@ -333,7 +333,7 @@ export function buildOpenApiDocument({ publicBaseUrl }: OpenApiOptions): OpenApi
     ],
     externalDocs: { url: `${publicBaseUrl}/developers`, description: 'Developer portal' },
   });
-  return addExamples(document as unknown as OpenApiDocument, publicBaseUrl);
+  return addRateLimitResponses(addExamples(document as unknown as OpenApiDocument, publicBaseUrl));
 }
 
 type MediaTypes = Record<string, { examples?: Record<string, { summary?: string; value: unknown }> }>;
@@ -511,5 +511,28 @@ function addExamples(doc: OpenApiDocument, publicBaseUrl: string): OpenApiDocume
       ],
     },
   });
+  return doc;
+}
+
+/**
+ * The gateway limits every call per minute, documents included, so every
+ * operation can answer 429; each 429 names its `Retry-After` header (spec §7).
+ */
+function addRateLimitResponses(doc: OpenApiDocument): OpenApiDocument {
+  const retryAfter = {
+    description: 'Seconds to wait before the next attempt.',
+    schema: { type: 'integer', minimum: 1 },
+  };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item) as { responses?: Record<string, { headers?: Record<string, unknown> }> }[]) {
+      if (!op.responses) continue;
+      op.responses['429'] ??= {
+        description: 'Rate limit exceeded',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      } as { headers?: Record<string, unknown> };
+      const tooMany = op.responses['429']!;
+      tooMany.headers = { ...tooMany.headers, 'Retry-After': retryAfter };
+    }
+  }
   return doc;
 }
