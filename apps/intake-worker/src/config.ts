@@ -3,7 +3,7 @@ import { CommonEnv, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
 import { parseCidrList } from './logos/address-policy.js';
 
-/** Where development mail goes when no SMTP_URL is set; production refuses to start without one. */
+/** Development defaults; production refuses to start with them (and without SMTP_URL). */
 const DEV_MAIL_FROM = 'Merch-Shop Anfragen <anfragen@merch-shop.example>';
 const DEV_OPERATOR_EMAIL = 'team@merch-shop.example';
 
@@ -36,9 +36,9 @@ export const IntakeWorkerEnv = CommonEnv.omit({ INTERNAL_AUTH_SECRET: true })
     MAIL_FROM: z
       .string()
       .regex(MAILBOX, 'must be an address or "Name <address>"')
-      .optional()
-      .describe(`Sender of both e-mails (development default "${DEV_MAIL_FROM}")`),
-    OPERATOR_EMAIL: z.email().optional().describe(`Operator team address (development default ${DEV_OPERATOR_EMAIL})`),
+      .default(DEV_MAIL_FROM)
+      .describe('Sender of both e-mails ("Name <address>"); its domain names the Message-IDs'),
+    OPERATOR_EMAIL: z.email().default(DEV_OPERATOR_EMAIL).describe('Address of the operator team'),
     LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: z
       .stringbool()
       .default(false)
@@ -55,20 +55,18 @@ export const IntakeWorkerEnv = CommonEnv.omit({ INTERNAL_AUTH_SECRET: true })
     ADMIN_PASSWORD: z.string().min(1).optional().describe('Basic-auth password of the queue UI'),
   })
   .superRefine((env, ctx) => {
+    // The development defaults would send production mail nowhere.
     if (env.NODE_ENV === 'production') {
-      for (const name of ['SMTP_URL', 'MAIL_FROM', 'OPERATOR_EMAIL'] as const) {
-        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required when NODE_ENV=production' });
+      if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when NODE_ENV=production' });
+      if (env.MAIL_FROM === DEV_MAIL_FROM) ctx.addIssue({ code: 'custom', path: ['MAIL_FROM'], message: 'required when NODE_ENV=production' });
+      if (env.OPERATOR_EMAIL === DEV_OPERATOR_EMAIL) {
+        ctx.addIssue({ code: 'custom', path: ['OPERATOR_EMAIL'], message: 'required when NODE_ENV=production' });
       }
     }
     if (Boolean(env.ADMIN_USER) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set ADMIN_USER and ADMIN_PASSWORD together' });
     }
-  })
-  .transform((env) => ({
-    ...env,
-    MAIL_FROM: env.MAIL_FROM ?? DEV_MAIL_FROM,
-    OPERATOR_EMAIL: env.OPERATOR_EMAIL ?? DEV_OPERATOR_EMAIL,
-  }));
+  });
 export type IntakeWorkerConfig = z.infer<typeof IntakeWorkerEnv>;
 
 /** The bare address of "Name <address>" or of a bare address. */
