@@ -1,5 +1,5 @@
 export { createApp, type AppDeps } from './app.js';
-export { CatalogEnv, type CatalogConfig } from './config.js';
+export { CatalogEnv, CatalogEnv as Env, type CatalogConfig } from './config.js';
 export { startService, createCatalogCache, type ServiceDeps } from './server.js';
 export type { CatalogSource } from './source/catalog-source.js';
 export { createCatalogIndex, type CatalogIndex, type ProductFilter } from './domain/catalog-index.js';
