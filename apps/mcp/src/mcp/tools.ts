@@ -59,8 +59,31 @@ const IdempotencyKey = z
     'A new random value (e.g. a UUID) for each distinct shop request. Repeating a call with the same key and the same arguments within 24 hours returns the first result instead of creating a second request; use it when retrying after a timeout.',
   );
 
-/** The shop request body of the REST API plus the idempotency key the REST API takes as a header. */
-export const CreateShopRequestArgs = z.strictObject({ ...ShopRequestBody.shape, idempotency_key: IdempotencyKey.optional() });
+const body = ShopRequestBody.shape;
+
+/**
+ * The shop request body of the REST API plus the idempotency key the REST API
+ * takes as a header. Same schemas; the descriptions are for a model filling it in.
+ */
+export const CreateShopRequestArgs = z.strictObject({
+  ...body,
+  organization: body.organization.describe(
+    'Who the shop is for. type: "schule" (school) or "verein" (club) = consumer shop with gross prices; "unternehmen" (company), "handwerk" (craft business) or "gastro" (restaurant) = company shop with net prices and volume tiers. contact_name and email are the real contact person the operator replies to: use only details the person gave you.',
+  ),
+  shop_name: body.shop_name.describe('Name of the shop as members will see it, up to 80 characters.'),
+  products: body.products.describe(
+    'Up to 20 products. Each: product = a handle from search_products; colors = color names exactly as the product lists them; decoration = "dtf" (print, default) or "stick" (embroidery, paused); designs = [{position, width_cm 1-40, logo_url (public http(s) PNG/SVG/JPG up to 4 MB), comment}]. Required unless design_service is true.',
+  ),
+  design_service: body.design_service.describe('true when the operator should design the collection; products may then be empty.'),
+  group_order_until: body.group_order_until.describe('YYYY-MM-DD: collect all member orders until this date and ship them together.'),
+  password_protection: body.password_protection.describe('true for a shop only members with the password can open.'),
+  private_shop: body.private_shop.describe('Company shops only: show the shop in the customer account instead of publicly.'),
+  customer_account: body.customer_account.describe('true to create a customer account for the contact person.'),
+  occasion: body.occasion.describe('What the merch is for (e.g. "Sommerfest 2026"), up to 120 characters.'),
+  team_size: body.team_size.describe('Number of members or employees; picks the volume tier of company shops.'),
+  notes: body.notes.describe('Anything else the operator should know, up to 2000 characters. No personal data beyond the contact.'),
+  idempotency_key: IdempotencyKey.optional(),
+});
 
 const orError = <S extends z.ZodType>(schema: S) => z.union([schema, ErrorEnvelope]);
 
