@@ -7,7 +7,7 @@ export interface Deprecation {
   method: string;
   /** Express-style path, matched against the request path without /sandbox. */
   path: string;
-  /** When it was deprecated (ISO date); sent as `Deprecation: @<unix seconds>`. */
+  /** When it was deprecated (ISO date), for the notice; the header itself says `Deprecation: true` (spec §9). */
   deprecatedAt: string;
   /** When it stops working (ISO date); sent as the HTTP-date `Sunset`. */
   sunset: string;

@@ -9,7 +9,7 @@ describe('deprecation lookup', () => {
 
   it('gives Deprecation, Sunset and Link for a listed operation', () => {
     expect(lookup('GET', '/v1/products/bio-shirt')).toEqual({
-      Deprecation: `@${Date.UTC(2026, 0, 1) / 1000}`,
+      Deprecation: 'true',
       Sunset: 'Wed, 01 Jul 2026 00:00:00 GMT',
       Link: '<https://api.example.org/developers#deprecations>; rel="deprecation"; type="text/html"',
     });

@@ -14,14 +14,14 @@ export interface DeprecationHeaders {
   Link: string;
 }
 
-/** Header values for a deprecated operation (RFC 9745 `Deprecation`, RFC 8594 `Sunset`), or null. */
+/** Header values for a deprecated operation (`Deprecation: true` as spec §9 says, RFC 8594 `Sunset`), or null. */
 export function createDeprecationLookup(list: readonly Deprecation[], publicBaseUrl: string) {
   const compiled = list.map((d) => ({ d, re: toRegExp(d.path) }));
   return (method: string, path: string): DeprecationHeaders | null => {
     const hit = compiled.find(({ d, re }) => d.method === method && re.test(path));
     if (!hit) return null;
     return {
-      Deprecation: `@${Math.floor(Date.parse(hit.d.deprecatedAt) / 1000)}`,
+      Deprecation: 'true',
       Sunset: new Date(hit.d.sunset).toUTCString(),
       Link: `<${publicBaseUrl}${hit.d.notice}>; rel="deprecation"; type="text/html"`,
     };
