@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/config.ts', 'scripts/**', 'packages/test-kit/**', 'packages/bench/**', '**/test/**', '**/*.test.ts', '**/vitest.config.ts', '**/bench/**'],
+    files: ['**/config.ts', 'scripts/**', 'packages/test-kit/**', 'packages/bench/**', 'packages/system-tests/**', '**/test/**', '**/*.test.ts', '**/vitest.config.ts', '**/bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
 );
