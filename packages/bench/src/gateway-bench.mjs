@@ -4,6 +4,7 @@
 // (then from its cache) and the limiter still costs one Redis call per request.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createInternalSigner } from '@msa/service-kit';
+import { findRedisServerPid } from './cpu-watch.mjs';
 import { measureLoad } from './load.mjs';
 import { freePort, spawnService, waitForOk } from './processes.mjs';
 
@@ -56,6 +57,8 @@ export async function runGatewayBench({ root, redisUrl, keyPrefix, sampler, serv
     waitForOk(`${publicBaseUrl}/healthz`, gateway),
   ]);
 
+  for (const service of [catalog, identity, gateway]) sampler.recordIdle(service.name, service.pid);
+
   const created = await fetch(`${publicBaseUrl}/v1/keys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -84,7 +87,13 @@ export async function runGatewayBench({ root, redisUrl, keyPrefix, sampler, serv
   const total = JSON.parse(catalogBody).total;
   if (JSON.parse(gatewayBody).total !== total) throw new Error('the gateway and the catalog answered different results');
 
-  const load = { connections: settings.connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds };
+  const redisPid = findRedisServerPid();
+  const participants = [
+    { name: 'bench (autocannon)', pid: process.pid },
+    ...[gateway, catalog, identity].map((s) => ({ name: s.name, pid: s.pid })),
+    ...(redisPid ? [{ name: 'redis', pid: redisPid }] : []),
+  ];
+  const load = { connections: settings.connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds, participants };
   log(`catalog direct: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s, ${settings.connections} connections`);
   const catalogRun = await measureLoad({ url: `http://127.0.0.1:${catalogPort}${path}`, headers: direct(), ...load });
   log(`through the gateway: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s, ${settings.connections} connections`);

@@ -5,6 +5,7 @@
 // (the last step of each job) counting deliveries.
 import { INTAKE_QUEUE, INTAKE_LIST_STREAM } from '@msa/contracts';
 import { Queue } from 'bullmq';
+import { findRedisServerPid, startCpuWatch } from './cpu-watch.mjs';
 import { buildIntakeJob } from './intake-fixture.mjs';
 import { freePort, spawnService } from './processes.mjs';
 
@@ -62,6 +63,12 @@ export async function runIntakeDrain({ root, redis, redisUrl, keyPrefix, label, 
     sampler.watch('intake-worker', worker.pid);
   }
 
+  const redisPid = findRedisServerPid();
+  const cpu = startCpuWatch([
+    { name: 'bench (SMTP sink)', pid: process.pid },
+    ...workers.map((w, i) => ({ name: `worker ${i + 1}`, pid: w.pid })),
+    ...(redisPid ? [{ name: 'redis', pid: redisPid }] : []),
+  ]);
   const deadline = Date.now() + settings.maxSeconds * 1_000;
   let first = null;
   let delivered = 0;
@@ -81,6 +88,7 @@ export async function runIntakeDrain({ root, redis, redisUrl, keyPrefix, label, 
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
+  const cpuShares = cpu.stop();
   failed = await queue.getFailedCount();
   const stoppedAt = end ?? performance.now();
 
@@ -102,5 +110,6 @@ export async function runIntakeDrain({ root, redis, redisUrl, keyPrefix, label, 
     perSecond,
     emails: sink.received() - sentBefore,
     queuePrefix,
+    cpu: cpuShares,
   };
 }

@@ -16,6 +16,7 @@ export function readRssBytes(pid) {
 export function createRssSampler(intervalMs = 200) {
   const watched = new Map();
   const maxByService = new Map();
+  const idleByService = new Map();
   let timer = null;
 
   const sample = () => {
@@ -35,6 +36,11 @@ export function createRssSampler(intervalMs = 200) {
       }
       sample();
     },
+    /** RSS of `pid` now, before any load: kept (highest per service) to show what the load adds. */
+    recordIdle(name, pid) {
+      const rss = readRssBytes(pid);
+      if (rss !== null && rss > (idleByService.get(name) ?? 0)) idleByService.set(name, rss);
+    },
     unwatch(pid) {
       sample();
       watched.delete(pid);
@@ -47,5 +53,7 @@ export function createRssSampler(intervalMs = 200) {
     },
     /** Highest RSS seen per service name, in bytes. */
     maxima: () => new Map(maxByService),
+    /** RSS per service when it was ready and idle, in bytes (services that recorded one). */
+    idle: () => new Map(idleByService),
   };
 }
