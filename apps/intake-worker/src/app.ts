@@ -4,12 +4,8 @@
  * `intake` queue. It is an operator port, never routed by the gateway.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import { errorHandler, healthRoutes, notFoundHandler, requestContext, sendError, type Logger, type Metrics } from '@msa/service-kit';
-import type { Queue } from 'bullmq';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 
 export const ADMIN_UI_PATH = '/admin/queues';
 
@@ -19,12 +15,11 @@ export interface AppDeps {
   metrics: Metrics;
   /** Resolves when Redis answers. */
   ready: () => Promise<unknown>;
-  queue: Queue;
-  /** Basic-auth credentials of the queue UI; null turns the UI off. */
-  admin: { user: string; password: string } | null;
+  /** The queue UI and the basic-auth credentials in front of it; null turns the UI off. */
+  admin: { ui: Router; user: string; password: string } | null;
 }
 
-export function createApp({ logger, publicBaseUrl, metrics, ready, queue, admin }: AppDeps): Express {
+export function createApp({ logger, publicBaseUrl, metrics, ready, admin }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -32,11 +27,7 @@ export function createApp({ logger, publicBaseUrl, metrics, ready, queue, admin 
   app.use(metrics.http);
   app.use(metrics.routes);
   app.use(healthRoutes({ ready }));
-  if (admin) {
-    const serverAdapter = new ExpressAdapter().setBasePath(ADMIN_UI_PATH);
-    createBullBoard({ queues: [new BullMQAdapter(queue, { allowRetries: true })], serverAdapter });
-    app.use(ADMIN_UI_PATH, basicAuth(admin, publicBaseUrl), serverAdapter.getRouter() as express.Router);
-  }
+  if (admin) app.use(ADMIN_UI_PATH, basicAuth(admin, publicBaseUrl), admin.ui);
   app.use(notFoundHandler({ publicBaseUrl }));
   app.use(errorHandler(logger, { publicBaseUrl }));
   return app;

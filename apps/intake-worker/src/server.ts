@@ -12,7 +12,7 @@ import {
 } from '@msa/service-kit';
 import { Queue, type Worker } from 'bullmq';
 import { Gauge } from 'prom-client';
-import { createApp } from './app.js';
+import { ADMIN_UI_PATH, createApp, type AppDeps } from './app.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
 import { runIntake, type IntakeDeps } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
@@ -46,6 +46,7 @@ export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
  */
 export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps = {}): Promise<RunningIntakeWorker> {
   const logger = deps.logger ?? createLogger({ service: 'intake-worker', level: config.LOG_LEVEL });
+  const queueUi = config.ADMIN_USER && config.ADMIN_PASSWORD ? (await import('./queue-ui.js')).createQueueUi : null;
   const redis = createRedis(config.REDIS_URL, 'worker');
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
@@ -108,13 +109,16 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     counters,
   });
 
+  const admin: AppDeps['admin'] =
+    queueUi && config.ADMIN_USER && config.ADMIN_PASSWORD
+      ? { ui: queueUi(queue, ADMIN_UI_PATH), user: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
+      : null;
   const app = createApp({
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     metrics,
     ready: () => withTimeout(pingRedis(redis), READY_TIMEOUT_MS),
-    queue,
-    admin: config.ADMIN_USER && config.ADMIN_PASSWORD ? { user: config.ADMIN_USER, password: config.ADMIN_PASSWORD } : null,
+    admin,
   });
   let listening;
   try {

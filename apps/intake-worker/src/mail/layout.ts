@@ -41,27 +41,30 @@ export function renderText(intro: string[], sections: Section[], outro: string[]
   return `${lines.join('\n')}\n`;
 }
 
+/** One style block instead of a style on every cell keeps the message small. */
+const STYLE =
+  'body{font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#222}h3{margin:20px 0 6px}' +
+  'table{border-collapse:collapse}td{vertical-align:top;padding:3px 6px}td.l{color:#555}' +
+  'td.d1{padding-left:22px}';
+
 export function renderHtml(title: string, intro: string[], sections: Section[], outro: string[] = []): string {
-  const para = (text: string) => `<p>${escapeHtml(text).replace(/\r\n?|\n/g, '<br>')}</p>`;
+  const text = (value: string) => escapeHtml(value).replace(/\r\n?|\n/g, '<br>');
   const parts = [
-    '<!doctype html>',
-    `<html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`,
-    '<body style="font-family: Arial, Helvetica, sans-serif; font-size: 14px; color: #222;">',
-    ...intro.map(para),
+    `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>`,
+    ...intro.map((p) => `<p>${text(p)}</p>`),
   ];
   for (const section of sections) {
-    parts.push(`<h3 style="margin: 20px 0 6px;">${escapeHtml(section.title)}</h3>`, '<table cellpadding="4" style="border-collapse: collapse;">');
+    parts.push(`<h3>${escapeHtml(section.title)}</h3><table>`);
     for (const row of section.rows) {
-      const indent = (row.depth ?? 0) * 16;
-      const value = escapeHtml(row.value).replace(/\r\n?|\n/g, '<br>');
+      const depth = row.depth ? ` d${Math.min(row.depth, 1)}` : '';
       parts.push(
         row.label
-          ? `<tr><td style="vertical-align: top; padding-left: ${indent + 4}px; color: #555;">${escapeHtml(row.label)}</td><td style="vertical-align: top;">${value}</td></tr>`
-          : `<tr><td colspan="2" style="padding-left: ${indent + 4}px;">${value}</td></tr>`,
+          ? `<tr><td class="l${depth}">${escapeHtml(row.label)}</td><td>${text(row.value)}</td></tr>`
+          : `<tr><td colspan="2" class="${depth.trim()}">${text(row.value)}</td></tr>`,
       );
     }
     parts.push('</table>');
   }
-  parts.push(...outro.map(para), '</body></html>');
+  parts.push(...outro.map((p) => `<p>${text(p)}</p>`), '</body></html>');
   return parts.join('\n');
 }

@@ -6,6 +6,7 @@
  * The two per-request keys share the `{<id>}` hash tag, so the script that
  * writes them together stays within one Cluster slot.
  */
+import { createHash } from 'node:crypto';
 import { INTAKE_LIST_STREAM } from '@msa/contracts';
 import type { Redis } from 'ioredis';
 
@@ -72,6 +73,24 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 return now
 `;
 
+type ScriptArg = string | number | Buffer;
+
+/** EVALSHA, falling back to EVAL once after a Redis restart or failover forgot the script. */
+function script(lua: string) {
+  const sha = createHash('sha1').update(lua).digest('hex');
+  return async (redis: Redis, keys: string[], args: ScriptArg[]): Promise<unknown> => {
+    try {
+      return await redis.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      if (!String((err as Error).message).startsWith('NOSCRIPT')) throw err;
+      return redis.eval(lua, keys.length, ...keys, ...args);
+    }
+  };
+}
+
+const recordStep = script(RECORD_STEP);
+const markPending = script(MARK_PENDING);
+
 export interface RecordOptions {
   /** Stored as the step's value instead of the time (the list entry id). */
   value?: string;
@@ -107,23 +126,15 @@ export function createIntakeStore(redis: Redis, keyPrefix: string): IntakeStore 
     async record(id, step, opts = {}) {
       const mode = opts.logos === 'delete' ? 'delete' : opts.logos ? 'set' : 'keep';
       const pairs = opts.logos && opts.logos !== 'delete' ? logoFields(opts.logos.set) : [];
-      await redis.eval(
-        RECORD_STEP,
-        2,
-        stepsKey(id),
-        logosKey(id),
-        STEPS_TTL_SECONDS,
-        step,
-        opts.value ?? '',
-        opts.next ?? '',
-        mode,
-        LOGOS_TTL_SECONDS,
-        ...pairs,
+      await recordStep(
+        redis,
+        [stepsKey(id), logosKey(id)],
+        [STEPS_TTL_SECONDS, step, opts.value ?? '', opts.next ?? '', mode, LOGOS_TTL_SECONDS, ...pairs],
       );
     },
 
     async markPending(id, step) {
-      return String(await redis.eval(MARK_PENDING, 1, stepsKey(id), STEPS_TTL_SECONDS, step));
+      return String(await markPending(redis, [stepsKey(id)], [STEPS_TTL_SECONDS, step]));
     },
 
     async clearPending(id, step) {
