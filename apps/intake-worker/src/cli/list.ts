@@ -1,13 +1,16 @@
 /*
  * Prints the newest entries of the internal request list, newest first:
- *   pnpm --filter @msa/intake-worker list [--count N] [--json]
+ *   pnpm --filter @msa/intake-worker run list [--count N] [--json]
  */
 import { parseArgs } from 'node:util';
 import { createRedis, loadConfig } from '@msa/service-kit';
 import { IntakeCliEnv } from '../config.js';
 import { createIntakeStore } from '../store/intake-store.js';
 
+// `pnpm run list -- --count 5` passes the `--` through; it is not an argument here.
+const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
 const { values } = parseArgs({
+  args,
   options: { count: { type: 'string', default: '20' }, json: { type: 'boolean', default: false } },
 });
 const count = Number(values.count);

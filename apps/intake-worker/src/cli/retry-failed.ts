@@ -1,7 +1,7 @@
 /*
  * Moves failed intake jobs back to the queue, for when the cause (an SMTP
  * outage, a full mailbox) has been fixed:
- *   pnpm --filter @msa/intake-worker retry-failed [--count N] [--dry-run]
+ *   pnpm --filter @msa/intake-worker run retry-failed [--count N] [--dry-run]
  * Each job resumes after its last finished step, so nothing is sent twice.
  */
 import { parseArgs } from 'node:util';
@@ -10,7 +10,10 @@ import { createRedis, loadConfig } from '@msa/service-kit';
 import { Queue } from 'bullmq';
 import { IntakeCliEnv, type IntakeCliConfig } from '../config.js';
 
+// `pnpm run list -- --count 5` passes the `--` through; it is not an argument here.
+const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
 const { values } = parseArgs({
+  args,
   options: { count: { type: 'string', default: '1000' }, 'dry-run': { type: 'boolean', default: false } },
 });
 const count = Number(values.count);
