@@ -16,9 +16,13 @@ export interface IntakeWorkerOptions {
   counters?: { completed: Counter; failed: Counter; retried: Counter };
 }
 
-/** Whether this failure was the job's last attempt: retrying cannot help, or no attempts are left. */
+/**
+ * Whether the job now sits in the failed set: BullMQ stamps `finishedOn` only
+ * then (not when it schedules a retry); a job that stalled too often or
+ * threw UnrecoverableError ends there with attempts left.
+ */
 export function isFinalFailure(job: Job, err: Error): boolean {
-  return err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+  return Boolean(job.finishedOn) || err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
 }
 
 export function createIntakeWorker(opts: IntakeWorkerOptions): Worker<IntakeJob, IntakeOutcome> {
