@@ -1,27 +1,55 @@
+import dns from 'node:dns';
 import net from 'node:net';
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.|localhost$)/;
+const LOOPBACK_ADDRESS = /^(127\.|::1$|::ffff:127\.)/;
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupFn = (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => void;
+
+function refusal(address: string): Error {
+  return new Error(`Tests may only connect to loopback addresses, not ${address}`);
+}
+
+/** Wraps a DNS lookup so a name that resolves off the machine fails the connection. */
+function loopbackOnlyLookup(original: LookupFn): LookupFn {
+  return (hostname, options, callback) =>
+    original(hostname, options, (err, address, family) => {
+      if (err) return callback(err, address, family);
+      const all = Array.isArray(address) ? address.map((a) => a.address) : [address];
+      const outside = all.find((a) => !LOOPBACK_ADDRESS.test(a));
+      if (outside) return callback(refusal(`${hostname} (${outside})`), address, family);
+      callback(null, address, family);
+    });
+}
 
 /**
- * Makes any TCP connection to a non-loopback address throw, so a test that
- * forgets a stub and reaches for the internet fails loudly. Call it from a
- * vitest setup file.
+ * Makes any TCP connection that would leave the machine fail, so a test
+ * that forgets a stub and reaches for the internet fails loudly. IP literals
+ * are checked at once; a name is checked on the addresses it resolves to
+ * (through the connection's own `lookup`, so pinned lookups keep working).
+ * Call it from a vitest setup file.
  */
+let installed = false;
+
 export function refuseNonLoopbackConnections(): void {
+  if (installed) return;
+  installed = true;
   const original = net.Socket.prototype.connect;
-  net.Socket.prototype.connect = function patched(this: net.Socket, ...args: unknown[]) {
+  net.Socket.prototype.connect = function patched(this: net.Socket, ...callArgs: unknown[]) {
+    // net.connect() passes its arguments already normalised, as one array.
+    const args = Array.isArray(callArgs[0]) ? (callArgs[0] as unknown[]) : callArgs;
     const first = args[0];
-    const host =
-      first && typeof first === 'object' && !Array.isArray(first)
-        ? ((first as net.TcpNetConnectOpts).host ?? ((first as net.IpcNetConnectOpts).path ? 'ipc' : 'localhost'))
-        : typeof args[1] === 'string'
-          ? args[1]
-          : typeof first === 'string' && !/^\d+$/.test(first)
-            ? 'ipc'
-            : 'localhost';
-    if (host !== 'ipc' && !LOOPBACK.test(host)) {
-      throw new Error(`Tests may only connect to loopback addresses, not ${host}`);
+    if (first && typeof first === 'object' && !('path' in first && (first as net.IpcNetConnectOpts).path)) {
+      const opts = first as net.TcpNetConnectOpts;
+      const host = opts.host ?? 'localhost';
+      if (net.isIP(host)) {
+        if (!LOOPBACK_ADDRESS.test(host)) throw refusal(host);
+      } else {
+        opts.lookup = loopbackOnlyLookup((opts.lookup as LookupFn | undefined) ?? (dns.lookup as unknown as LookupFn));
+      }
+    } else if (typeof args[1] === 'string' && net.isIP(args[1]) && !LOOPBACK_ADDRESS.test(args[1])) {
+      throw refusal(args[1]);
     }
-    return (original as (...a: unknown[]) => net.Socket).apply(this, args);
+    return (original as (...a: unknown[]) => net.Socket).apply(this, callArgs);
   } as typeof original;
 }
