@@ -2,7 +2,8 @@
 // the gateway in front, one Redis key prefix and one BullMQ prefix for this
 // system only. Real HTTP between services, real Redis, real BullMQ.
 import { createServer } from 'node:net';
-import type { RunningService } from '@msa/service-kit';
+import { Writable } from 'node:stream';
+import { createLogger, type Logger, type RunningService } from '@msa/service-kit';
 import { TEST_INTERNAL_SECRET, createTestRedis, testEcKeyPair, type TestRedis } from '@msa/test-kit';
 
 export interface SystemOptions {
@@ -14,7 +15,12 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Extra variables for the gateway only (e.g. a higher anonymous rate limit). */
   gatewayEnv?: Record<string, string>;
+  /** Keep every service's log lines (debug and up) in `System.logs`. */
+  captureLogs?: boolean;
 }
+
+/** One parsed log line of a service. */
+export type LogLine = Record<string, unknown> & { service: string; msg?: string };
 
 export interface System {
   /** The gateway's URL, also the PUBLIC_BASE_URL every service uses. */
@@ -27,6 +33,8 @@ export interface System {
   /** QUEUE_PREFIX (BullMQ) of this system. */
   queuePrefix: string;
   env: Record<string, string>;
+  /** Log lines of every service, when `captureLogs` was asked for. */
+  logs: LogLine[];
   close(): Promise<void>;
 }
 
@@ -44,7 +52,7 @@ export async function freePort(): Promise<number> {
 }
 
 type Starter = {
-  startService(config: never): Promise<RunningService>;
+  startService(config: unknown, deps: { logger?: Logger }): Promise<RunningService>;
 } & Record<string, unknown>;
 
 /** The app's env schema: its `Env` export, or the one export named `<Name>Env`. */
@@ -55,10 +63,21 @@ function envSchemaOf(mod: Starter): unknown {
   return found[1];
 }
 
-async function start(mod: Starter, env: Record<string, string>): Promise<RunningService> {
+async function start(mod: Starter, env: Record<string, string>, logger?: Logger): Promise<RunningService> {
   const { loadConfig } = await import('@msa/service-kit');
   const config = loadConfig(envSchemaOf(mod) as never, env);
-  return mod.startService(config as never);
+  return mod.startService(config, logger ? { logger } : {});
+}
+
+/** A logger whose JSON lines land in `sink`, parsed. */
+function capturingLogger(service: string, sink: LogLine[]): Logger {
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) sink.push(JSON.parse(line) as LogLine);
+      done();
+    },
+  });
+  return createLogger({ service, level: 'debug', destination: stream });
 }
 
 export async function startSystem(opts: SystemOptions): Promise<System> {
@@ -79,34 +98,36 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
     ...opts.env,
   };
   const services: Record<string, RunningService> = {};
+  const logs: LogLine[] = [];
+  const logger = (service: string) => (opts.captureLogs ? capturingLogger(service, logs) : undefined);
   const stopAll = async () => {
     for (const name of ['gateway', 'mcp', 'intake-worker', 'requests', 'identity', 'shops', 'catalog']) {
       await services[name]?.close().catch(() => undefined);
     }
   };
   try {
-    services.catalog = await start((await import('@msa/catalog')) as unknown as Starter, { ...common, CATALOG_PORT: '0' });
-    services.shops = await start((await import('@msa/shops')) as unknown as Starter, { ...common, SHOPS_PORT: '0' });
+    services.catalog = await start((await import('@msa/catalog')) as unknown as Starter, { ...common, CATALOG_PORT: '0' }, logger('catalog'));
+    services.shops = await start((await import('@msa/shops')) as unknown as Starter, { ...common, SHOPS_PORT: '0' }, logger('shops'));
     services.identity = await start((await import('@msa/identity')) as unknown as Starter, {
       ...common,
       IDENTITY_PORT: '0',
       TOKEN_SIGNING_KEY: keys.privateKeyPem,
       TOKEN_SIGNING_KID: 'test-key-1',
-    });
+    }, logger('identity'));
     services.requests = await start((await import('@msa/requests')) as unknown as Starter, {
       ...common,
       REQUESTS_PORT: '0',
       CATALOG_URL: services.catalog.url,
       RECONCILE_INTERVAL_MS: '1000',
       INTAKE_BACKOFF_MS: '200',
-    });
+    }, logger('requests'));
     services.mcp = await start((await import('@msa/mcp')) as unknown as Starter, {
       ...common,
       MCP_PORT: '0',
       CATALOG_URL: services.catalog.url,
       SHOPS_URL: services.shops.url,
       REQUESTS_URL: services.requests.url,
-    });
+    }, logger('mcp'));
     if (opts.worker) {
       services['intake-worker'] = await start((await import('@msa/intake-worker')) as unknown as Starter, {
         ...common,
@@ -116,7 +137,7 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
         MAIL_FROM: 'Merch-Shop <noreply@merch.test>',
         LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: 'true',
         ...opts.worker.env,
-      });
+      }, logger('intake-worker'));
     }
     services.gateway = await start((await import('@msa/gateway')) as unknown as Starter, {
       ...common,
@@ -128,7 +149,7 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
       IDENTITY_URL: services.identity.url,
       MCP_URL: services.mcp.url,
       ...opts.gatewayEnv,
-    });
+    }, logger('gateway'));
   } catch (err) {
     await stopAll();
     await tr.cleanup();
@@ -142,6 +163,7 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
     prefix: tr.prefix,
     queuePrefix,
     env: common,
+    logs,
     async close() {
       await stopAll();
       await tr.cleanup();
