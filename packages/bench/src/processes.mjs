@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 
-const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
+const INHERITED = ['NODE_OPTIONS', 'MALLOC_ARENA_MAX', 'PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
 
 /** A port nothing listens on right now (loopback only). */
 export function freePort() {
