@@ -14,6 +14,7 @@ export * from './internal-auth.js';
 export * from './limits.js';
 export * from './logger.js';
 export * from './metrics.js';
+export * from './placeholder-svg.js';
 export * from './redis.js';
 export * from './request-context.js';
 export * from './shutdown.js';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { escapeXml, renderPlaceholderSvg } from './placeholder-svg.js';
+import { escapeXml } from '@msa/service-kit';
+import { renderProductPlaceholderSvg } from './placeholder-svg.js';
 
-describe('renderPlaceholderSvg', () => {
+describe('renderProductPlaceholderSvg', () => {
   it('shows the title and the first colour', () => {
-    const svg = renderPlaceholderSvg('Bio Hoodie', 'Flaschengrün');
+    const svg = renderProductPlaceholderSvg('Bio Hoodie', 'Flaschengrün');
 
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svg).toContain('>Bio Hoodie</text>');
@@ -12,7 +13,7 @@ describe('renderPlaceholderSvg', () => {
   });
 
   it('escapes markup in texts from the source', () => {
-    const svg = renderPlaceholderSvg('<script>alert("x")</script> & Co', `Rot'"`);
+    const svg = renderProductPlaceholderSvg('<script>alert("x")</script> & Co', `Rot'"`);
 
     expect(svg).not.toContain('<script>');
     expect(svg).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; Co');

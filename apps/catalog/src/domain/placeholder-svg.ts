@@ -1,6 +1,7 @@
 // A generated stand-in for a product photo: the title on a swatch of the
 // product's first colour. Titles come from the catalog source, which may be a
 // remote feed, so every text is escaped before it lands in the SVG.
+import { renderPlaceholderSvg } from '@msa/service-kit';
 
 const SWATCHES: Record<string, string> = {
   schwarz: '#1f1f1f',
@@ -23,10 +24,6 @@ const SWATCHES: Record<string, string> = {
   neongelb: '#e4f222',
 };
 
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 function swatch(color: string | undefined): string {
   const key = (color ?? '')
     .split('/')[0]!
@@ -46,19 +43,7 @@ function inkFor(hex: string): string {
   return luminance > 150 ? '#1f1f1f' : '#ffffff';
 }
 
-export function renderPlaceholderSvg(title: string, color: string | undefined): string {
+export function renderProductPlaceholderSvg(title: string, color: string | undefined): string {
   const fill = swatch(color);
-  const ink = inkFor(fill);
-  const label = color ? escapeXml(color) : '';
-  // About 0.55 em per character in a sans-serif face: shrink long titles to fit 540 px.
-  const size = Math.min(34, Math.floor(540 / (0.55 * Math.max(title.length, 1))));
-  return [
-    '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600" viewBox="0 0 600 600" role="img">',
-    `<title>${escapeXml(title)}</title>`,
-    `<rect width="600" height="600" fill="${fill}"/>`,
-    `<text x="300" y="290" text-anchor="middle" font-family="sans-serif" font-size="${size}" fill="${ink}">${escapeXml(title)}</text>`,
-    `<text x="300" y="340" text-anchor="middle" font-family="sans-serif" font-size="22" fill="${ink}">${label}</text>`,
-    '</svg>',
-    '',
-  ].join('\n');
+  return renderPlaceholderSvg({ width: 600, height: 600, fill, ink: inkFor(fill), title, subtitle: color ?? '' });
 }

@@ -5,7 +5,7 @@ import { Handle } from '@msa/contracts';
 import { type CachedSource, methodNotAllowed, notFound, sendCacheable } from '@msa/service-kit';
 import { Router } from 'express';
 import type { CatalogIndex } from '../domain/catalog-index.js';
-import { renderPlaceholderSvg } from '../domain/placeholder-svg.js';
+import { renderProductPlaceholderSvg } from '../domain/placeholder-svg.js';
 
 export interface ImageRoutesDeps {
   catalog: CachedSource<CatalogIndex>;
@@ -26,7 +26,7 @@ export function imageRoutes({ catalog, publicBaseUrl }: ImageRoutesDeps): Router
       }
       res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      sendCacheable(req, res, renderPlaceholderSvg(product.title, product.colors?.[0]), {
+      sendCacheable(req, res, renderProductPlaceholderSvg(product.title, product.colors?.[0]), {
         contentType: 'image/svg+xml',
         maxAgeSeconds: 3600,
       });
