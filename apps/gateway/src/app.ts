@@ -54,6 +54,9 @@ export interface GatewayDeps {
   routes?: readonly RouteDef[];
 }
 
+/** How a request that matches no route is authenticated: credentials used when given. */
+const UNROUTED: RouteDef = { operation: 'unrouted', method: '*', path: '*', target: 'docs', auth: 'open' };
+
 function clientIp(req: Request): string {
   const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
@@ -152,6 +155,13 @@ export function createApp(deps: GatewayDeps): Express {
   const gateway: RequestHandler = async (req, res, next) => {
     const { sandbox: sandboxPath, path } = splitSandbox(req.path);
     const resolution = resolveRoute(req.method, path);
+    if (resolution.kind !== 'route') {
+      // Misses count against the limit too (and carry its headers), so probing
+      // unknown paths costs the same as calling real ones.
+      const ip = clientIp(req);
+      const principal = await authenticate(req, UNROUTED, { ip, request_id: req.id, traceparent: req.traceparent });
+      await limit(req, res, principal, ip);
+    }
     if (resolution.kind === 'not_found') {
       return sendError(res, env, 'not_found', `No resource at ${req.method} ${req.path}.`);
     }

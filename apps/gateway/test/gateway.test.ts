@@ -131,6 +131,7 @@ describe('gateway', () => {
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.body.error).toMatchObject({ code: 'not_found', status: 404 });
     expect(res.body.error.docs).toBe(`${BASE}/developers#not_found`);
+    expect(res.headers['ratelimit-policy']).toBe('"anonymous-per-minute";q=60;w=60');
   });
 
   it('answers a wrong method with 405 and Allow', async () => {
@@ -139,6 +140,7 @@ describe('gateway', () => {
     expect(res.status).toBe(405);
     expect(res.headers.allow).toContain('GET');
     expect(res.body.error.code).toBe('method_not_allowed');
+    expect(res.headers.ratelimit).toMatch(/^"anonymous-per-minute";r=\d+;t=\d+$/);
   });
 
   it('replaces inbound internal headers with its own signed context and strips /sandbox', async () => {
