@@ -22,8 +22,17 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Li
   });
 }
 
+export interface CloseOptions {
+  /**
+   * After this long, connections still open are cut: a socket that never sent
+   * a request (a browser's preconnect) would otherwise hold the close until
+   * the headers timeout, past any shutdown deadline.
+   */
+  forceAfterMs?: number;
+}
+
 /** Stops accepting, lets in-flight requests finish, then drops idle keep-alive sockets. */
-export function closeServer(server: Server): Promise<void> {
+export function closeServer(server: Server, { forceAfterMs = 5_000 }: CloseOptions = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     // A keep-alive socket whose request was in flight turns idle only after
     // close(), and would then hold the close for the whole keep-alive timeout
@@ -35,8 +44,11 @@ export function closeServer(server: Server): Promise<void> {
     server.prependListener('request', closeAfterResponse);
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     sweep.unref();
+    const force = setTimeout(() => server.closeAllConnections(), forceAfterMs);
+    force.unref();
     server.close((err) => {
       clearInterval(sweep);
+      clearTimeout(force);
       server.removeListener('request', closeAfterResponse);
       if (err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING') reject(err);
       else resolve();

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Agent, request as httpRequest } from 'node:http';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -194,6 +195,18 @@ describe('closeServer', () => {
 
     expect(server.listening).toBe(false);
     agent.destroy();
+  });
+
+  it('cuts a connection that never sent a request once the force delay passes', async () => {
+    const { server, port } = await listen(express(), 0, '127.0.0.1');
+    const silent = connect({ host: '127.0.0.1', port });
+    await new Promise<void>((resolve) => silent.once('connect', () => resolve()));
+    const ended = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+
+    await closeServer(server, { forceAfterMs: 200 });
+
+    await ended;
+    expect(server.listening).toBe(false);
   });
 
   it('resolves for a server that is not running', async () => {
