@@ -22,7 +22,7 @@ import {
   type Metrics,
   type WindowLimiter,
 } from '@msa/service-kit';
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { extractCredential } from './auth/credentials.js';
 import type { KeyResolver } from './auth/key-resolver.js';
@@ -206,7 +206,6 @@ export function createApp(deps: GatewayDeps): Express {
     req.headers['x-forwarded-host'] = req.headers.host ?? new URL(publicBaseUrl).host;
     req.headers['x-forwarded-proto'] = req.protocol;
     req.headers['x-forwarded-for'] = ip;
-    req.headers['x-forwarded-prefix'] = sandboxPath ? '/sandbox' : '';
     return proxies[route.target](req, res, next);
   };
 
@@ -245,5 +244,3 @@ export function createAdminApp(metrics: Metrics): Express {
   });
   return app;
 }
-
-export type { NextFunction };

@@ -20,4 +20,4 @@ export const CallContext = z.object({
 export type CallContext = z.infer<typeof CallContext>;
 
 /** Every header the gateway uses internally; it strips them from inbound requests. */
-export const INTERNAL_HEADERS = [INTERNAL_AUTH_HEADER, 'x-forwarded-prefix', 'x-msa-sandbox'] as const;
+export const INTERNAL_HEADERS = [INTERNAL_AUTH_HEADER, 'x-msa-sandbox'] as const;

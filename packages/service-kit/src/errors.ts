@@ -26,8 +26,6 @@ export function appError(code: ErrorCode, message: string, extra: AppErrorExtra 
   return new AppError(ERROR_CODES[code].status, code, message, extra);
 }
 
-export const badRequest = (message: string, fields?: FieldProblem[]) =>
-  appError('invalid_request', message, fields ? { fields } : {});
 export const notFound = (code: ErrorCode, message: string, hint?: string) =>
   appError(code, message, hint ? { hint } : {});
 export const forbidden = (message: string) => appError('forbidden', message);

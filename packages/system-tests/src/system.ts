@@ -3,7 +3,7 @@
 // system only. Real HTTP between services, real Redis, real BullMQ.
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
-import { createLogger, type Logger, type RunningService } from '@msa/service-kit';
+import { createLogger, loadConfig, type Logger, type RunningService } from '@msa/service-kit';
 import { TEST_INTERNAL_SECRET, createTestRedis, testEcKeyPair, type TestRedis } from '@msa/test-kit';
 
 export interface SystemOptions {
@@ -64,7 +64,6 @@ function envSchemaOf(mod: Starter): unknown {
 }
 
 async function start(mod: Starter, env: Record<string, string>, logger?: Logger): Promise<RunningService> {
-  const { loadConfig } = await import('@msa/service-kit');
   const config = loadConfig(envSchemaOf(mod) as never, env);
   return mod.startService(config, logger ? { logger } : {});
 }

@@ -48,10 +48,6 @@ export const ROUTES: readonly RouteDef[] = [
   { operation: 'getDeveloperPortal', method: 'GET', path: '/developers', target: 'docs', auth: 'none' },
 ];
 
-export interface RouteMatch {
-  route: RouteDef;
-}
-
 export type Resolution =
   | { kind: 'route'; route: RouteDef }
   | { kind: 'method_not_allowed'; allowed: string[] }
