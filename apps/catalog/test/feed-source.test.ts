@@ -1,45 +1,34 @@
 // The catalog over a real HTTP feed on loopback: it answers, then fails;
 // the service keeps the last good copy. A feed that never answered leaves the
 // catalog 502 and not ready.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ErrorEnvelope } from '@msa/contracts';
+import { startFeedServer, type FeedServer } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asGateway, buildCatalogApp } from './build-catalog.js';
-
-type Reply = { status: number; body: string };
 
 const feedProducts = [
   { handle: 'feed-shirt', title: 'Feed Shirt', type: 'T-Shirt', decoration: ['dtf'], printed_price_from: 19.9 },
   { handle: 'feed-cap', title: 'Feed Cap', type: 'Cap', decoration: ['dtf', 'stick'], printed_price_from: 14.9 },
 ];
 
-let reply: Reply = { status: 200, body: JSON.stringify(feedProducts) };
-let hits = 0;
-let server: Server;
-let feedUrl: string;
+let feed: FeedServer;
 
 beforeAll(async () => {
-  server = createServer((_req, res) => {
-    hits++;
-    res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed.json`;
+  feed = await startFeedServer('/feed.json', { status: 200, body: JSON.stringify(feedProducts) });
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await feed.close();
 });
 
 function buildFeedApp(clock: { t: number }) {
-  return buildCatalogApp({ CATALOG_SOURCE_URL: feedUrl, CATALOG_REFRESH_SECONDS: '60' }, { now: () => clock.t });
+  return buildCatalogApp({ CATALOG_SOURCE_URL: feed.url, CATALOG_REFRESH_SECONDS: '60' }, { now: () => clock.t });
 }
 
 describe('catalog over an HTTP feed', () => {
   it('serves the feed, then the last good copy once the feed fails', async () => {
-    reply = { status: 200, body: JSON.stringify(feedProducts) };
+    feed.reply = { status: 200, body: JSON.stringify(feedProducts) };
     const clock = { t: 0 };
     const app = buildFeedApp(clock);
 
@@ -47,12 +36,12 @@ describe('catalog over an HTTP feed', () => {
     expect(first.status).toBe(200);
     expect(first.body.products.map((p: { handle: string }) => p.handle)).toEqual(['feed-shirt', 'feed-cap']);
 
-    reply = { status: 500, body: 'oops' };
+    feed.reply = { status: 500, body: 'oops' };
     clock.t = 61_000;
-    const hitsBefore = hits;
+    const hitsBefore = feed.hits;
     const second = await request(app).get('/v1/products').set(asGateway());
 
-    expect(hits).toBe(hitsBefore + 1);
+    expect(feed.hits).toBe(hitsBefore + 1);
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
     expect(second.headers.etag).toBe(first.headers.etag);
@@ -61,12 +50,12 @@ describe('catalog over an HTTP feed', () => {
   });
 
   it('accepts the { products: [...] } form and picks up new content on refresh', async () => {
-    reply = { status: 200, body: JSON.stringify({ products: feedProducts.slice(0, 1) }) };
+    feed.reply = { status: 200, body: JSON.stringify({ products: feedProducts.slice(0, 1) }) };
     const clock = { t: 0 };
     const app = buildFeedApp(clock);
     const first = await request(app).get('/v1/products').set(asGateway());
 
-    reply = { status: 200, body: JSON.stringify({ products: feedProducts }) };
+    feed.reply = { status: 200, body: JSON.stringify({ products: feedProducts }) };
     clock.t = 61_000;
     const second = await request(app).get('/v1/products').set(asGateway());
 
@@ -76,12 +65,12 @@ describe('catalog over an HTTP feed', () => {
   });
 
   it('treats a feed of the wrong shape as failed and keeps the last good copy', async () => {
-    reply = { status: 200, body: JSON.stringify(feedProducts) };
+    feed.reply = { status: 200, body: JSON.stringify(feedProducts) };
     const clock = { t: 0 };
     const app = buildFeedApp(clock);
     await request(app).get('/v1/products').set(asGateway());
 
-    reply = { status: 200, body: JSON.stringify([{ handle: 'Not A Handle' }]) };
+    feed.reply = { status: 200, body: JSON.stringify([{ handle: 'Not A Handle' }]) };
     clock.t = 61_000;
     const res = await request(app).get('/v1/products/feed-cap').set(asGateway());
 
@@ -90,7 +79,7 @@ describe('catalog over an HTTP feed', () => {
   });
 
   it('answers 502 catalog_unavailable and is not ready when the feed never answered', async () => {
-    reply = { status: 503, body: '' };
+    feed.reply = { status: 503, body: '' };
     const app = buildFeedApp({ t: 0 });
 
     const list = await request(app).get('/v1/products').set(asGateway());
@@ -106,7 +95,7 @@ describe('catalog over an HTTP feed', () => {
   });
 
   it('answers 502 when the feed is not even JSON', async () => {
-    reply = { status: 200, body: '<html>maintenance</html>' };
+    feed.reply = { status: 200, body: '<html>maintenance</html>' };
     const app = buildFeedApp({ t: 0 });
 
     const res = await request(app).get('/v1/products').set(asGateway());
@@ -116,12 +105,12 @@ describe('catalog over an HTTP feed', () => {
   });
 
   it('recovers once the feed answers again', async () => {
-    reply = { status: 500, body: '' };
+    feed.reply = { status: 500, body: '' };
     const clock = { t: 0 };
     const app = buildFeedApp(clock);
     expect((await request(app).get('/v1/products').set(asGateway())).status).toBe(502);
 
-    reply = { status: 200, body: JSON.stringify(feedProducts) };
+    feed.reply = { status: 200, body: JSON.stringify(feedProducts) };
     clock.t = 31_000;
     const res = await request(app).get('/v1/products').set(asGateway());
 

@@ -1,45 +1,34 @@
 // The shop list over a real HTTP feed on loopback: it answers, then fails;
 // the service keeps the last good copy. A feed that never answered leaves
 // GET /v1/shops 502 and the service not ready.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ErrorEnvelope } from '@msa/contracts';
+import { startFeedServer, type FeedServer } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asGateway, buildShopsApp } from './build-shops.js';
-
-type Reply = { status: number; body: string };
 
 const feedShops = [
   { name: 'Feed FC', category: 'verein', slug: 'feed-fc', password_protected: false, image_path: null },
   { name: 'Feed Café', category: 'gastro', slug: 'feed-cafe', password_protected: true, image_path: '/images/shops/feed-cafe.svg' },
 ];
 
-let reply: Reply = { status: 200, body: JSON.stringify(feedShops) };
-let hits = 0;
-let server: Server;
-let feedUrl: string;
+let feed: FeedServer;
 
 beforeAll(async () => {
-  server = createServer((_req, res) => {
-    hits++;
-    res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/shops.json`;
+  feed = await startFeedServer('/shops.json', { status: 200, body: JSON.stringify(feedShops) });
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await feed.close();
 });
 
 function buildFeedApp(clock: { t: number }) {
-  return buildShopsApp({ SHOPS_SOURCE_URL: feedUrl, SHOPS_REFRESH_SECONDS: '60' }, { now: () => clock.t });
+  return buildShopsApp({ SHOPS_SOURCE_URL: feed.url, SHOPS_REFRESH_SECONDS: '60' }, { now: () => clock.t });
 }
 
 describe('shop list over an HTTP feed', () => {
   it('serves the feed, then the last good copy once the feed fails', async () => {
-    reply = { status: 200, body: JSON.stringify({ shops: feedShops }) };
+    feed.reply = { status: 200, body: JSON.stringify({ shops: feedShops }) };
     const clock = { t: 0 };
     const app = buildFeedApp(clock);
 
@@ -47,24 +36,24 @@ describe('shop list over an HTTP feed', () => {
     expect(first.status).toBe(200);
     expect(first.body.shops.map((s: { name: string }) => s.name)).toEqual(['Feed FC', 'Feed Café']);
 
-    reply = { status: 500, body: 'oops' };
+    feed.reply = { status: 500, body: 'oops' };
     clock.t = 61_000;
-    const hitsBefore = hits;
+    const hitsBefore = feed.hits;
     const second = await request(app).get('/v1/shops').set(asGateway());
 
-    expect(hits).toBe(hitsBefore + 1);
+    expect(feed.hits).toBe(hitsBefore + 1);
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
     expect(second.headers.etag).toBe(first.headers.etag);
   });
 
   it('treats a feed of the wrong shape as failed and keeps the last good copy', async () => {
-    reply = { status: 200, body: JSON.stringify(feedShops) };
+    feed.reply = { status: 200, body: JSON.stringify(feedShops) };
     const clock = { t: 0 };
     const app = buildFeedApp(clock);
     await request(app).get('/v1/shops').set(asGateway());
 
-    reply = { status: 200, body: JSON.stringify([{ name: 'No slug', category: 'verein' }]) };
+    feed.reply = { status: 200, body: JSON.stringify([{ name: 'No slug', category: 'verein' }]) };
     clock.t = 61_000;
     const res = await request(app).get('/v1/shops?category=gastro').set(asGateway());
 
@@ -73,7 +62,7 @@ describe('shop list over an HTTP feed', () => {
   });
 
   it('answers 502 shops_unavailable and is not ready when the feed never answered', async () => {
-    reply = { status: 503, body: '' };
+    feed.reply = { status: 503, body: '' };
     const app = buildFeedApp({ t: 0 });
 
     const list = await request(app).get('/v1/shops').set(asGateway());
@@ -85,7 +74,7 @@ describe('shop list over an HTTP feed', () => {
   });
 
   it('still answers 400 for a bad category while the feed is down', async () => {
-    reply = { status: 503, body: '' };
+    feed.reply = { status: 503, body: '' };
     const app = buildFeedApp({ t: 0 });
 
     const res = await request(app).get('/v1/shops?category=kita').set(asGateway());

@@ -1,3 +1,4 @@
 export * from './context.js';
 export * from './network.js';
 export * from './redis.js';
+export * from './feed-server.js';
