@@ -20,9 +20,11 @@ export interface AppDeps {
   internalAuthSecret: string;
   tokenKeys: TokenKeys;
   metrics?: Metrics;
+  /** IDEMPOTENCY_LOCK_SECONDS of POST /v1/keys. */
+  idempotencyLockSeconds?: number;
 }
 
-export function createApp({ logger, redis, keyPrefix, publicBaseUrl, internalAuthSecret, tokenKeys, metrics }: AppDeps): Express {
+export function createApp({ logger, redis, keyPrefix, publicBaseUrl, internalAuthSecret, tokenKeys, metrics, idempotencyLockSeconds }: AppDeps): Express {
   const store = createCredentialStore(redis, keyPrefix);
   const deps: RouteDeps = {
     store,
@@ -42,7 +44,14 @@ export function createApp({ logger, redis, keyPrefix, publicBaseUrl, internalAut
     // The token endpoint takes application/x-www-form-urlencoded (RFC 6749 §4.4.2).
     formBodies: true,
   });
-  app.use(keyRoutes(deps, { redis, keyPrefix, bodyCodec: createReplaySeal(signingKeyMaterial(tokenKeys)) }));
+  app.use(
+    keyRoutes(deps, {
+      redis,
+      keyPrefix,
+      bodyCodec: createReplaySeal(signingKeyMaterial(tokenKeys)),
+      ...(idempotencyLockSeconds ? { lockSeconds: idempotencyLockSeconds } : {}),
+    }),
+  );
   app.use(oauthRoutes(deps));
   app.use(meRoutes(deps));
   app.use(wellKnownRoutes(deps));

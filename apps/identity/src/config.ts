@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { CommonEnv, RedisEnv } from '@msa/service-kit';
+import { CommonEnv, IdempotencyLockSeconds, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
 
 /** .env files often hold a PEM on one line with literal `\n` sequences. */
@@ -47,6 +47,7 @@ const VerifyKeys = z
 
 export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend({
   IDENTITY_PORT: z.coerce.number().int().min(0).max(65_535).default(8084).describe('HTTP port'),
+  IDEMPOTENCY_LOCK_SECONDS: IdempotencyLockSeconds,
   TOKEN_SIGNING_KEY: z
     .string()
     .transform(normalizePem)

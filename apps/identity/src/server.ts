@@ -35,6 +35,7 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
     internalAuthSecret: config.INTERNAL_AUTH_SECRET,
     tokenKeys,
     metrics: deps.metrics ?? createMetrics('identity'),
+    idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
   });
   let listening;
   try {

@@ -20,6 +20,7 @@ export interface AppDeps {
   intake: Pick<IntakeQueue, 'enqueue'>;
   metrics: Metrics;
   counters: ShopRequestCounters;
+  idempotencyLockSeconds?: number;
   now?: () => Date;
 }
 

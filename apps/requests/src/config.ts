@@ -1,4 +1,4 @@
-import { CommonEnv, RedisEnv } from '@msa/service-kit';
+import { CommonEnv, IdempotencyLockSeconds, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
 
 export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
@@ -22,5 +22,12 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
     .min(100)
     .default(30_000)
     .describe('How often live shop requests that are stored but not yet queued are enqueued again'),
+  RECONCILE_MIN_AGE_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(30_000)
+    .describe('Pending shop requests younger than this are left to their own POST; older ones are queued, or refunded when never stored'),
+  IDEMPOTENCY_LOCK_SECONDS: IdempotencyLockSeconds,
 });
 export type RequestsConfig = z.infer<typeof RequestsEnv>;

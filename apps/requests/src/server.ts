@@ -61,6 +61,7 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
   });
   const catalog = createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger });
 
+  const quotas = createShopRequestQuotas(redis, config.REDIS_KEY_PREFIX);
   const app = createApp({
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -68,7 +69,8 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
     store,
-    quotas: createShopRequestQuotas(redis, config.REDIS_KEY_PREFIX),
+    quotas,
+    idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
     catalog,
     intake,
     metrics,
@@ -77,8 +79,10 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
   const reconciler = createReconciler({
     store,
     intake,
+    quotas,
     logger,
     intervalMs: config.RECONCILE_INTERVAL_MS,
+    minAgeMs: config.RECONCILE_MIN_AGE_MS,
     onEnqueueFailure: () => counters.enqueueFailures.inc(),
   });
 

@@ -88,12 +88,12 @@ describe('intake hand-over while the queue is unreachable', () => {
     expect((await h.store.get(res.body.id))?.intake).toBe('pending');
     expect(await jobTotal(h)).toBe(0);
 
-    const reconciler = createReconciler({ store: h.store, intake: h.intake, logger: testLogger(), intervalMs: 60_000, minAgeMs: 0 });
+    const reconciler = createReconciler({ store: h.store, intake: h.intake, quotas: h.quotas, logger: testLogger(), intervalMs: 60_000, minAgeMs: 0 });
     const first = await reconciler.runOnce();
     const second = await reconciler.runOnce();
 
-    expect(first).toEqual({ enqueued: 1, dropped: 0, failed: 0 });
-    expect(second).toEqual({ enqueued: 0, dropped: 0, failed: 0 });
+    expect(first).toEqual({ enqueued: 1, dropped: 0, refunded: 0, failed: 0 });
+    expect(second).toEqual({ enqueued: 0, dropped: 0, refunded: 0, failed: 0 });
     expect(await jobTotal(h)).toBe(1);
     const job = await h.intake.queue.getJob(res.body.id);
     expect(IntakeJob.parse(job?.data)).toMatchObject({ request_id: res.body.id, owner_id: principal.id });

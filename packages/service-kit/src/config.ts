@@ -19,6 +19,15 @@ export const RedisEnv = z.object({
   REDIS_KEY_PREFIX: z.string().default('msa:').describe('Prefix of every Redis key this deployment writes'),
 });
 
+/** For services with Idempotency-Key support; see idempotency.ts. */
+export const IdempotencyLockSeconds = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(3_600)
+  .default(30)
+  .describe('How long a request in progress holds its Idempotency-Key; after a crash, retries get 409 idempotency_key_in_use this long, then the stored result');
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

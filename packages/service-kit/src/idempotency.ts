@@ -1,26 +1,50 @@
 // Idempotency-Key support (the Stripe model): the same key and body within
 // 24 h replays the first response; the same key with another body is 409;
 // a concurrent duplicate waits for the first to finish and replays it.
-import { createHash } from 'node:crypto';
+//
+// A crash must not turn one request into two. A handler therefore binds the
+// key to the resource it is about to create (`bindIdempotency`) before the
+// creation commits; the binding lives as long as a saved response. A retry
+// that finds a binding but no saved response asks the route to answer from
+// the stored resource (`recover`) once the dead attempt's lock has expired,
+// and only when that resource was never stored runs the handler again, with
+// the bound resource id to reuse.
+import { createHash, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { appError } from './errors.js';
 
-const PENDING_TTL_SECONDS = 60;
+/** How long a request in progress holds its key: a crashed holder makes retries wait this long. */
+// Twice the gateway's upstream timeout: no live request takes longer.
+export const DEFAULT_IDEMPOTENCY_LOCK_SECONDS = 30;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-interface PendingRecord {
-  state: 'pending';
-  hash: string;
-}
-interface DoneRecord {
-  state: 'done';
-  hash: string;
+interface SavedResponse {
   status: number;
   contentType: string;
   body: string;
 }
-type IdempotencyRecord = PendingRecord | DoneRecord;
+interface BoundRecord {
+  state: 'bound';
+  hash: string;
+  resource: string;
+  /** The answer the handler will give, for routes that can replay only from it (sealed secrets). */
+  response?: SavedResponse;
+}
+interface DoneRecord extends SavedResponse {
+  state: 'done';
+  hash: string;
+}
+type IdempotencyRecord = BoundRecord | DoneRecord;
+
+export interface RecoverArgs {
+  /** The id the interrupted request bound the key to. */
+  resource: string;
+  /** The response bound with it, body already opened by the codec. */
+  response?: SavedResponse;
+  req: Request;
+  res: Response;
+}
 
 export interface IdempotencyOptions {
   redis: Redis;
@@ -28,6 +52,8 @@ export interface IdempotencyOptions {
   /** Whose key space this is (the principal, or the client IP when anonymous). */
   scope: (req: Request) => string;
   ttlSeconds?: number;
+  /** Lifetime of the lock of a request in progress; see DEFAULT_IDEMPOTENCY_LOCK_SECONDS. */
+  lockSeconds?: number;
   waitMs?: number;
   /**
    * Seals the stored response body and opens it on replay, for responses that
@@ -35,11 +61,41 @@ export interface IdempotencyOptions {
    * request's Idempotency-Key; `open` may throw an AppError.
    */
   bodyCodec?: IdempotencyBodyCodec;
+  /**
+   * Answers a retry whose first attempt bound the key but never saved its
+   * response (it crashed). Answer from the stored resource and return true,
+   * or return false when the resource was never stored: the handler then runs
+   * again with `idempotencyOf(res).resource` set to the bound id.
+   */
+  recover?: (args: RecoverArgs) => Promise<boolean>;
 }
 
 export interface IdempotencyBodyCodec {
   seal(body: string, idempotencyKey: string): string;
   open(stored: string, idempotencyKey: string): string;
+}
+
+/** What the middleware hands the handler through `res.locals`. */
+export interface IdempotencyHandle {
+  /** The bound resource id of an interrupted earlier attempt, to create under the same id. */
+  resource?: string;
+  /**
+   * Binds the key to the resource about to be created, before the creation
+   * commits. Throws idempotency_key_in_use when the claim was lost meanwhile.
+   */
+  bind(resource: string, response?: SavedResponse): Promise<void>;
+}
+
+const HANDLE = 'idempotency';
+
+/** The handle of an idempotent request, or undefined when it carries no Idempotency-Key. */
+export function idempotencyOf(res: Response): IdempotencyHandle | undefined {
+  return res.locals[HANDLE] as IdempotencyHandle | undefined;
+}
+
+/** Binds when the request is idempotent; a no-op otherwise. */
+export async function bindIdempotency(res: Response, resource: string, response?: SavedResponse): Promise<void> {
+  await idempotencyOf(res)?.bind(resource, response);
 }
 
 function canonical(value: unknown): unknown {
@@ -60,7 +116,42 @@ export function fingerprint(req: Request): string {
     .digest('hex');
 }
 
-export function idempotency({ redis, keyPrefix, scope, ttlSeconds = 86_400, waitMs = 10_000, bodyCodec }: IdempotencyOptions): RequestHandler {
+// The record (binding or saved response, 24 h) and the lock of the request
+// working on it (`<token>.<body hash>`, short-lived) share the caller's hash
+// slot. A binding whose lock is gone belongs to a request that died.
+const CLAIM = `
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'EX', ARGV[2]) then
+  return {1, redis.call('GET', KEYS[1]) or false, false}
+end
+return {0, redis.call('GET', KEYS[1]) or false, redis.call('GET', KEYS[2]) or false}`;
+
+// Writes the record (unless ARGV[2] is empty) and releases the lock (when
+// ARGV[4] is 1), only while the lock is still ours.
+const WRITE = `
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) end
+if ARGV[4] == '1' then redis.call('DEL', KEYS[2]) end
+return 1`;
+
+interface Keys {
+  record: string;
+  lock: string;
+}
+
+async function write(redis: Redis, keys: Keys, lock: string, record: string | null, ttlSeconds: number, release: boolean): Promise<boolean> {
+  return (await redis.eval(WRITE, 2, keys.record, keys.lock, lock, record ?? '', String(ttlSeconds), release ? '1' : '0')) === 1;
+}
+
+export function idempotency({
+  redis,
+  keyPrefix,
+  scope,
+  ttlSeconds = 86_400,
+  lockSeconds = DEFAULT_IDEMPOTENCY_LOCK_SECONDS,
+  waitMs = 10_000,
+  bodyCodec,
+  recover,
+}: IdempotencyOptions): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('idempotency-key');
     if (header === undefined) return next();
@@ -71,45 +162,88 @@ export function idempotency({ redis, keyPrefix, scope, ttlSeconds = 86_400, wait
     }
     const hash = fingerprint(req);
     // One hash slot per caller (`{…}`), so the key is Cluster-safe alongside its scope.
-    const key = `${keyPrefix}idem:{${scope(req)}}:${createHash('sha256').update(header).digest('hex')}`;
-    const pending = JSON.stringify({ state: 'pending', hash } satisfies PendingRecord);
+    const base = `${keyPrefix}idem:{${scope(req)}}:${createHash('sha256').update(header).digest('hex')}`;
+    const keys: Keys = { record: base, lock: `${base}:lock` };
+    const lock = `${randomBytes(12).toString('base64url')}.${hash}`;
     const deadline = Date.now() + waitMs;
+    const open = (body: string) => (bodyCodec ? bodyCodec.open(body, header) : body);
+    const release = () => write(redis, keys, lock, null, ttlSeconds, true);
 
     for (;;) {
-      if ((await redis.set(key, pending, 'EX', PENDING_TTL_SECONDS, 'NX')) === 'OK') {
-        recordOutcome(req, res, redis, key, hash, ttlSeconds, bodyCodec && ((body) => bodyCodec.seal(body, header)));
-        return next();
-      }
-      const raw = await redis.get(key);
-      if (raw === null) continue; // the first attempt failed and released the key: claim it
-      const record = JSON.parse(raw) as IdempotencyRecord;
-      if (record.hash !== hash) {
+      const [got, rawRecord, rawLock] = (await redis.eval(CLAIM, 2, keys.record, keys.lock, lock, String(lockSeconds))) as [number, string | null, string | null];
+      const record = rawRecord ? (JSON.parse(rawRecord) as IdempotencyRecord) : null;
+      const holderHash = rawLock?.slice(rawLock.indexOf('.') + 1);
+      if ((record && record.hash !== hash) || (holderHash !== undefined && holderHash !== hash)) {
+        if (got) await release();
         throw appError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
       }
-      if (record.state === 'done') {
+      if (record?.state === 'done') {
+        if (got) await release();
         res.setHeader('Idempotent-Replayed', 'true');
-        const body = bodyCodec ? bodyCodec.open(record.body, header) : record.body;
-        res.status(record.status).type(record.contentType).send(body);
+        res.status(record.status).type(record.contentType).send(open(record.body));
         return;
       }
+      if (got) {
+        if (record?.state === 'bound' && recover) {
+          // Bound, yet nobody holds the lock: the first attempt died after choosing its resource.
+          let answered = false;
+          try {
+            const response = record.response && { ...record.response, body: open(record.response.body) };
+            res.setHeader('Idempotent-Replayed', 'true');
+            answered = await recover({ resource: record.resource, req, res, ...(response ? { response } : {}) });
+          } catch (err) {
+            await release().catch(() => undefined);
+            throw err;
+          }
+          if (answered) {
+            await release();
+            return;
+          }
+          res.removeHeader('Idempotent-Replayed');
+        }
+        // Never stored: run the handler, creating the bound resource again if there is one.
+        track(req, res, redis, keys, lock, hash, { ttlSeconds, header, bodyCodec, resource: record?.state === 'bound' ? record.resource : undefined });
+        return next();
+      }
       if (Date.now() >= deadline) {
-        throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.');
+        throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.', {
+          headers: { 'Retry-After': String(Math.min(lockSeconds, 5)) },
+        });
       }
       await new Promise((r) => setTimeout(r, 50));
     }
   };
 }
 
-/** Captures the response body and stores it as the key's outcome once sent. */
-function recordOutcome(
-  req: Request,
-  res: Response,
-  redis: Redis,
-  key: string,
-  hash: string,
-  ttlSeconds: number,
-  seal?: (body: string) => string,
-) {
+interface TrackOptions {
+  ttlSeconds: number;
+  header: string;
+  bodyCodec?: IdempotencyBodyCodec;
+  resource?: string | undefined;
+}
+
+/** Offers the handler its bind(), captures the response body and stores it as the key's outcome once sent. */
+function track(req: Request, res: Response, redis: Redis, keys: Keys, lock: string, hash: string, opts: TrackOptions) {
+  const seal = (body: string) => (opts.bodyCodec ? opts.bodyCodec.seal(body, opts.header) : body);
+  const handle: IdempotencyHandle = {
+    ...(opts.resource ? { resource: opts.resource } : {}),
+    async bind(resource, response) {
+      const record = JSON.stringify({
+        state: 'bound',
+        hash,
+        resource,
+        ...(response ? { response: { ...response, body: seal(response.body) } } : {}),
+      } satisfies BoundRecord);
+      if (!(await write(redis, keys, lock, record, opts.ttlSeconds, false))) {
+        // The lock expired and another attempt took over: let it finish.
+        throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.', {
+          headers: { 'Retry-After': '1' },
+        });
+      }
+    },
+  };
+  res.locals[HANDLE] = handle;
+
   let captured: string | undefined;
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
@@ -117,26 +251,34 @@ function recordOutcome(
     else if (Buffer.isBuffer(body)) captured = body.toString('utf8');
     return send(body as never);
   };
-  res.on('finish', () => {
-    // 5xx and 429 are not outcomes of the request: let a retry run it again.
-    const keep = res.statusCode < 500 && res.statusCode !== 429 && captured !== undefined;
+  let settled = false;
+  const settle = (finished: boolean) => {
+    if (settled) return;
+    settled = true;
+    // 5xx and 429 are not outcomes of the request: a retry runs it again (with
+    // the bound resource, if any). A response cut off is no outcome either.
+    const keep = finished && res.statusCode < 500 && res.statusCode !== 429 && captured !== undefined;
     // Inside a promise so a throwing seal is logged like a failed write.
-    const write = Promise.resolve().then((): Promise<unknown> =>
-      keep
-        ? redis.set(
-            key,
-            JSON.stringify({
+    const written = Promise.resolve().then(() =>
+      write(
+        redis,
+        keys,
+        lock,
+        keep
+          ? JSON.stringify({
               state: 'done',
               hash,
               status: res.statusCode,
               contentType: String(res.getHeader('content-type') ?? 'application/json'),
-              body: seal ? seal(captured!) : captured!,
-            } satisfies DoneRecord),
-            'EX',
-            ttlSeconds,
-          )
-        : redis.del(key),
+              body: seal(captured!),
+            } satisfies DoneRecord)
+          : null,
+        opts.ttlSeconds,
+        true,
+      ),
     );
-    write.catch((err: unknown) => req.log?.error({ err }, 'idempotency record not written'));
-  });
+    written.catch((err: unknown) => req.log?.error({ err }, 'idempotency record not written'));
+  };
+  res.on('finish', () => settle(true));
+  res.on('close', () => settle(res.writableFinished));
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -87,44 +88,57 @@ export function createWindowLimiter({ redis, keyPrefix, policy, points, windowSe
 export type WindowLimiter = ReturnType<typeof createWindowLimiter>;
 
 export interface Reservation extends ConsumeResult {
+  /** The UTC day (YYYY-MM-DD) the unit counts on. */
+  day: string;
+  /** What the unit was reserved for; reserving the same unit again counts it once. */
+  unit: string;
   /** Gives the unit back: the work it was reserved for was not accepted. */
   refund(): Promise<void>;
 }
 
+// One hash per key and day whose fields are the reserved units: a unit
+// reserved twice (a retry of the same request) counts once, and a refund
+// removes exactly that unit, so a refund for a unit never reserved is harmless.
+const RESERVE = `
+local n = redis.call('HLEN', KEYS[1])
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return {1, n} end
+if n >= tonumber(ARGV[2]) then return {0, n} end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return {1, n + 1}`;
+
 /**
- * A quota per UTC calendar day that counts accepted work: reserve before the
- * work (so concurrent calls cannot overshoot), refund when it is not accepted.
+ * A quota per UTC calendar day that counts accepted work: reserve a unit
+ * before the work (so concurrent calls cannot overshoot), refund it when the
+ * work is not accepted. Units are named, so a crashed request's unit can be
+ * refunded later by whoever finds the work was never stored.
  */
 export function createDailyQuota({ redis, keyPrefix, policy, points }: Omit<WindowLimiterOptions, 'windowSeconds'>) {
-  const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: 86_400 });
+  const keyOf = (key: string, day: string) => `${keyPrefix}:${key}:${day}`;
+  const refund = async (key: string, day: string, unit: string) => {
+    await redis.hdel(keyOf(key, day), unit);
+  };
   return {
     policy,
     points,
-    async reserve(key: string, now = new Date()): Promise<Reservation> {
-      const dayKey = `${key}:${utcDay(now)}`;
+    async reserve(key: string, now = new Date(), unit: string = randomUUID()): Promise<Reservation> {
+      const day = utcDay(now);
       const resetSeconds = secondsUntilUtcMidnight(now);
-      const state = (remaining: number): LimitState => ({ policy, limit: points, windowSeconds: 86_400, remaining, resetSeconds });
-      try {
-        // The counter lives a little past midnight so a late call still sees the right day.
-        const r = await limiter.consume(dayKey, 1, { customDuration: resetSeconds + 60 });
-        let refunded = false;
-        return {
-          allowed: true,
-          state: state(r.remainingPoints),
-          refund: async () => {
-            if (refunded) return;
-            refunded = true;
-            await limiter.reward(dayKey, 1);
-          },
-        };
-      } catch (err) {
-        if (err instanceof RateLimiterRes) {
-          // A refused call consumed too; give it back so the count stays "accepted work".
-          await limiter.reward(dayKey, 1).catch(() => undefined);
-          return { allowed: false, state: state(0), refund: async () => undefined };
-        }
-        throw err;
-      }
+      // The count lives a little past midnight so a late refund still finds its day.
+      const [allowed, used] = (await redis.eval(RESERVE, 1, keyOf(key, day), unit, String(points), String(resetSeconds + 3_600), now.toISOString())) as [number, number];
+      return {
+        allowed: allowed === 1,
+        day,
+        unit,
+        state: { policy, limit: points, windowSeconds: 86_400, remaining: Math.max(0, points - used), resetSeconds },
+        refund: allowed === 1 ? () => refund(key, day, unit) : async () => undefined,
+      };
+    },
+    /** Refunds a unit reserved on `day`; a no-op when it was never reserved. */
+    refund,
+    /** Units reserved for `key` on the day of `now`. */
+    async used(key: string, now = new Date()): Promise<number> {
+      return redis.hlen(keyOf(key, utcDay(now)));
     },
   };
 }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Express, RequestHandler } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appError, createServiceApp, finishServiceApp, idempotency } from '../src/index.js';
+import { appError, bindIdempotency, createServiceApp, finishServiceApp, idempotency, idempotencyOf } from '../src/index.js';
 import { BASE_URL, captureLogs, createTestRedis, eventually, type TestRedis } from './support.js';
 
 let t: TestRedis;
@@ -228,5 +228,115 @@ describe('idempotency', () => {
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('idempotency_key_in_use');
     expect((await first).status).toBe(201);
+  });
+});
+
+describe('idempotency across a crash of the first attempt', () => {
+  // Resources the handler "stores": a Redis hash, as a real route's store would be.
+  const stored = () => `${t.prefix}things`;
+  interface CrashHandler {
+    runs: number;
+    ids: string[];
+    /** What the next run does after binding: answer, fail before storing, or store and then never answer. */
+    next: 'answer' | 'fail_before_store' | 'store_then_hang';
+  }
+  const hang = new Promise<void>(() => undefined);
+
+  function buildCrashApp(handler: CrashHandler, lockSeconds: number): Express {
+    const { logger } = captureLogs('silent');
+    const app = createServiceApp({ service: 'requests', logger, publicBaseUrl: BASE_URL });
+    const guard = idempotency({
+      redis: t.redis,
+      keyPrefix: t.prefix,
+      scope: () => 'crash-caller',
+      lockSeconds,
+      waitMs: 100,
+      recover: async ({ resource, res }) => {
+        const body = await t.redis.hget(stored(), resource);
+        if (body === null) return false;
+        res.status(201).type('application/json').send(body);
+        return true;
+      },
+    });
+    app.post('/v1/things', guard, async (req, res) => {
+      handler.runs++;
+      const id = idempotencyOf(res)?.resource ?? `thing_${randomUUID()}`;
+      handler.ids.push(id);
+      await bindIdempotency(res, id);
+      const outcome = handler.next;
+      handler.next = 'answer';
+      if (outcome === 'fail_before_store') throw new Error('store unreachable');
+      const body = JSON.stringify({ id, name: (req.body as { name?: string }).name });
+      await t.redis.hset(stored(), id, body);
+      if (outcome === 'store_then_hang') await hang;
+      res.status(201).type('application/json').send(body);
+    });
+    return finishServiceApp(app, { logger, publicBaseUrl: BASE_URL });
+  }
+
+  it('answers a retry from the stored resource once a dead holder’s lock expires, never running the handler again', async () => {
+    const handler: CrashHandler = { runs: 0, ids: [], next: 'store_then_hang' };
+    const crashed = buildCrashApp(handler, 1);
+    const survivor = buildCrashApp(handler, 1);
+    const key = newKey();
+    // The first attempt stores its resource and then never answers, like a process killed before responding.
+    const server = crashed.listen(0);
+    const port = (server.address() as { port: number }).port;
+    const abort = new AbortController();
+    void fetch(`http://127.0.0.1:${port}/v1/things`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ name: 'Fanshop' }),
+      signal: abort.signal,
+    }).catch(() => undefined);
+    await eventually(() => (handler.ids.length === 1 ? true : undefined), 'the first attempt to bind');
+    await eventually(async () => ((await t.redis.hexists(stored(), handler.ids[0]!)) ? true : undefined), 'the first attempt to store');
+
+    const whileHeld = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    await new Promise((r) => setTimeout(r, 1_100));
+    const afterExpiry = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    abort.abort();
+    server.closeAllConnections();
+    server.close();
+
+    expect(whileHeld.status).toBe(409);
+    expect(whileHeld.body.error.code).toBe('idempotency_key_in_use');
+    expect(whileHeld.headers['retry-after']).toBeDefined();
+    expect(afterExpiry.status).toBe(201);
+    expect(afterExpiry.headers['idempotent-replayed']).toBe('true');
+    expect(afterExpiry.body.id).toBe(handler.ids[0]);
+    expect(handler.runs).toBe(1);
+  });
+
+  it('runs the handler again under the bound id when the first attempt failed before storing', async () => {
+    const handler: CrashHandler = { runs: 0, ids: [], next: 'fail_before_store' };
+    const app = buildCrashApp(handler, 5);
+    const key = newKey();
+
+    const failed = await request(app).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    const retried = await request(app).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    const replayed = await request(app).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+
+    expect(failed.status).toBe(500);
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(handler.ids).toEqual([handler.ids[0], handler.ids[0]]);
+    expect(retried.body.id).toBe(handler.ids[0]);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body.id).toBe(handler.ids[0]);
+    expect(handler.runs).toBe(2);
+  });
+
+  it('keeps a binding for 24 hours and releases the lock once answered', async () => {
+    const handler: CrashHandler = { runs: 0, ids: [], next: 'fail_before_store' };
+    const app = buildCrashApp(handler, 5);
+    const key = newKey();
+
+    await request(app).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+
+    const base = `${t.prefix}idem:{crash-caller}:${createHash('sha256').update(key).digest('hex')}`;
+    await eventually(async () => ((await t.redis.exists(`${base}:lock`)) === 0 ? true : undefined), 'the lock to be released');
+    expect(JSON.parse((await t.redis.get(base))!)).toMatchObject({ state: 'bound', resource: handler.ids[0] });
+    expect(await t.redis.ttl(base)).toBeGreaterThan(86_400 - 60);
   });
 });

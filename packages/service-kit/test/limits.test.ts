@@ -128,7 +128,34 @@ describe('createDailyQuota', () => {
     const [counter] = await t.redis.keys(`${t.prefix}day*${k}*`);
     const ttl = await t.redis.ttl(counter!);
     expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(secondsUntilUtcMidnight(now) + 60);
+    expect(ttl).toBeLessThanOrEqual(secondsUntilUtcMidnight(now) + 3_600);
+  });
+
+  it('counts a unit reserved again (a retried request) once', async () => {
+    const q = quota();
+    const k = key('principal');
+
+    const first = await q.reserve(k, noon, 'req_1');
+    const again = await q.reserve(k, noon, 'req_1');
+    const other = await q.reserve(k, noon, 'req_2');
+
+    expect([first.allowed, again.allowed, other.allowed]).toEqual([true, true, true]);
+    expect(again.state.remaining).toBe(1);
+    expect(await q.used(k, noon)).toBe(2);
+  });
+
+  it('refunds a named unit later by key, day and unit, and ignores a unit never reserved', async () => {
+    const q = quota();
+    const k = key('principal');
+    const reservation = await q.reserve(k, noon, 'req_crashed');
+    await q.reserve(k, noon, 'req_stored');
+
+    await q.refund(k, reservation.day, 'req_never_reserved');
+    expect(await q.used(k, noon)).toBe(2);
+    await q.refund(k, reservation.day, 'req_crashed');
+
+    expect(reservation.day).toBe('2031-05-20');
+    expect(await q.used(k, noon)).toBe(1);
   });
 
   it('never reserves more than the limit for concurrent calls', async () => {

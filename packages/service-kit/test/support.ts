@@ -66,9 +66,9 @@ export function captureLogs(level = 'debug', service = 'test'): CapturedLogs {
 }
 
 /** Polls until `probe` returns a value; log lines of a finished response are written just after it. */
-export async function eventually<T>(probe: () => T | undefined, what: string, attempts = 100): Promise<T> {
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, attempts = 100): Promise<T> {
   for (let i = 0; i < attempts; i++) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 10));
   }

@@ -22,7 +22,13 @@ export interface CreatedCredentials extends NewCredentials {
  * Makes and stores one principal: an API key and a client id/secret with the
  * same scopes and mode. The clear values are returned once and never stored.
  */
-export async function createCredentials(store: CredentialStore, input: CredentialInput, now = new Date()): Promise<CreatedCredentials> {
+export async function createCredentials(
+  store: CredentialStore,
+  input: CredentialInput,
+  now = new Date(),
+  /** Runs with the credentials before they are stored (to bind an Idempotency-Key to them). */
+  beforeStore?: (created: CreatedCredentials) => Promise<void>,
+): Promise<CreatedCredentials> {
   const secrets = generateCredentials(input.mode);
   const record: CredentialRecord = {
     client_id: secrets.clientId,
@@ -38,6 +44,8 @@ export async function createCredentials(store: CredentialStore, input: Credentia
     origin: input.origin,
     token_endpoint_auth_method: input.tokenEndpointAuthMethod ?? 'client_secret_basic',
   };
+  const created = { ...secrets, record };
+  await beforeStore?.(created);
   await store.create(record);
-  return { ...secrets, record };
+  return created;
 }

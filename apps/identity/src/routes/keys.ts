@@ -1,7 +1,15 @@
 import { ApiKeyRequest, LIMITS, type ApiKey } from '@msa/contracts';
-import { appError, idempotency, methodNotAllowed, parseOr, type IdempotencyBodyCodec, type Redis } from '@msa/service-kit';
+import {
+  appError,
+  bindIdempotency,
+  idempotency,
+  methodNotAllowed,
+  parseOr,
+  type IdempotencyBodyCodec,
+  type Redis,
+} from '@msa/service-kit';
 import { Router } from 'express';
-import { createCredentials } from '../domain/create-credentials.js';
+import { createCredentials, type CreatedCredentials } from '../domain/create-credentials.js';
 import { withReservation } from './credential-quota.js';
 import type { RouteDeps } from './context.js';
 
@@ -19,6 +27,21 @@ export interface KeyIdempotency {
   keyPrefix: string;
   /** Seals stored responses: they carry the new secrets. */
   bodyCodec: IdempotencyBodyCodec;
+  /** IDEMPOTENCY_LOCK_SECONDS: how long a request in progress holds its key. */
+  lockSeconds?: number;
+}
+
+function apiKeyOf(created: CreatedCredentials): ApiKey {
+  return {
+    api_key: created.apiKey,
+    client_id: created.clientId,
+    client_secret: created.clientSecret,
+    mode: created.record.mode,
+    scopes: created.record.scopes,
+    tier: created.record.tier,
+    limits: KEY_LIMITS,
+    created_at: created.record.created_at,
+  };
 }
 
 export function keyRoutes(deps: RouteDeps, idem: KeyIdempotency): Router {
@@ -31,6 +54,15 @@ export function keyRoutes(deps: RouteDeps, idem: KeyIdempotency): Router {
     keyPrefix: idem.keyPrefix,
     bodyCodec: idem.bodyCodec,
     scope: (req) => `ip:${req.ctx.ip}${req.ctx.sandbox ? ':sandbox' : ''}`,
+    ...(idem.lockSeconds ? { lockSeconds: idem.lockSeconds } : {}),
+    // The first attempt died after binding: its credentials were handed to
+    // nobody yet may exist, so they are the answer; never a second set.
+    recover: async ({ resource, response, res }) => {
+      if (!response || !(await deps.store.findByClientId(resource))) return false;
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(response.status).type(response.contentType).send(response.body);
+      return true;
+    },
   });
 
   router
@@ -46,27 +78,24 @@ export function keyRoutes(deps: RouteDeps, idem: KeyIdempotency): Router {
 
       const reservation = await deps.quota.reserve(req, res);
       const created = await withReservation(reservation, () =>
-        createCredentials(deps.store, {
-          name: body.name,
-          email: body.email,
-          scopes: body.scopes,
-          mode: body.mode,
-          origin: 'api_key',
-        }),
+        createCredentials(
+          deps.store,
+          { name: body.name, email: body.email, scopes: body.scopes, mode: body.mode, origin: 'api_key' },
+          new Date(),
+          // Bound with the (sealed) answer before the credentials exist, so a
+          // retry after a crash hands out these credentials and no others.
+          (prepared) =>
+            bindIdempotency(res, prepared.clientId, {
+              status: 201,
+              contentType: 'application/json; charset=utf-8',
+              body: JSON.stringify(apiKeyOf(prepared)),
+            }),
+        ),
       );
       deps.counters.credentialsCreated.inc({ origin: 'api_key', mode: created.record.mode });
       req.log.info({ clientId: created.clientId, mode: created.record.mode }, 'api key created');
 
-      const response: ApiKey = {
-        api_key: created.apiKey,
-        client_id: created.clientId,
-        client_secret: created.clientSecret,
-        mode: created.record.mode,
-        scopes: created.record.scopes,
-        tier: created.record.tier,
-        limits: KEY_LIMITS,
-        created_at: created.record.created_at,
-      };
+      const response = apiKeyOf(created);
       res.setHeader('Cache-Control', 'no-store');
       res.status(201).json(response);
     })

@@ -1,14 +1,24 @@
+import { Writable } from 'node:stream';
 import type { IntakeJob, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
+import { createLogger } from '@msa/service-kit';
 import { testLogger } from '@msa/test-kit';
 import { describe, expect, it } from 'vitest';
-import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
+import type { PendingClaim, ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
 import { createReconciler } from './reconciler.js';
 
 /** The store's contract in memory: records plus the pending ids with the time they were marked. */
 function createFakeStore() {
   const records = new Map<string, StoredShopRequest>();
   const pending = new Map<string, number>();
+  const claims = new Map<string, PendingClaim>();
   const store: ShopRequestStore = {
+    async begin(id, claim) {
+      pending.set(id, NOW.getTime() - 3_600_000);
+      claims.set(id, claim);
+    },
+    async claimOf(id) {
+      return claims.get(id) ?? null;
+    },
     async create(record) {
       if (record.intake === 'pending') pending.set(record.result.id, Date.parse(record.result.created_at));
       records.set(record.result.id, record);
@@ -30,9 +40,17 @@ function createFakeStore() {
     },
     async dropPending(id) {
       pending.delete(id);
+      if (!records.has(id)) claims.delete(id);
     },
   };
-  return { store, records, pending };
+  return { store, records, pending, claims };
+}
+
+/** Quota refunds, recorded as `mode owner day unit`. */
+function createRefunds() {
+  const refunds: string[] = [];
+  const quota = (mode: string) => ({ refund: async (owner: string, day: string, unit: string) => void refunds.push(`${mode} ${owner} ${day} ${unit}`) });
+  return { refunds, quotas: { live: quota('live'), sandbox: quota('sandbox') } };
 }
 
 function buildRecord(id: string, createdAt: string, intake: StoredShopRequest['intake'] = 'pending'): StoredShopRequest {
@@ -71,6 +89,7 @@ describe('reconciler', () => {
     const reconciler = createReconciler({
       store,
       intake: { enqueue: async (job) => void jobs.push(job) },
+      quotas: createRefunds().quotas,
       logger: testLogger(),
       intervalMs: 1000,
       now: () => NOW,
@@ -78,7 +97,7 @@ describe('reconciler', () => {
 
     const report = await reconciler.runOnce();
 
-    expect(report).toEqual({ enqueued: 2, dropped: 0, failed: 0 });
+    expect(report).toEqual({ enqueued: 2, dropped: 0, refunded: 0, failed: 0 });
     expect(jobs.map((j) => j.request_id)).toEqual(['req_000000000000000a', 'req_000000000000000b']);
     expect(jobs[0]).toMatchObject({ owner_id: 'msa_client_1', request_trace: { request_id: 'r-1' } });
     expect(records.get('req_000000000000000a')?.intake).toBe('queued');
@@ -92,6 +111,7 @@ describe('reconciler', () => {
     const reconciler = createReconciler({
       store,
       intake: { enqueue: async (job) => void jobs.push(job) },
+      quotas: createRefunds().quotas,
       logger: testLogger(),
       intervalMs: 1000,
       minAgeMs: 10_000,
@@ -110,6 +130,7 @@ describe('reconciler', () => {
     const reconciler = createReconciler({
       store,
       intake: { enqueue: async () => expect.unreachable('nothing to enqueue') },
+      quotas: createRefunds().quotas,
       logger: testLogger(),
       intervalMs: 1000,
       now: () => NOW,
@@ -117,8 +138,43 @@ describe('reconciler', () => {
 
     const report = await reconciler.runOnce();
 
-    expect(report).toEqual({ enqueued: 0, dropped: 1, failed: 0 });
+    expect(report).toEqual({ enqueued: 0, dropped: 1, refunded: 0, failed: 0 });
     expect(pending.size).toBe(0);
+  });
+
+  it('gives back the quota unit of a request that was begun but never stored, and logs a warning', async () => {
+    const { store, pending, claims } = createFakeStore();
+    await store.begin('req_00000000000000e1', { ownerId: 'msa_client_1', day: '2030-05-01', mode: 'live' });
+    await store.begin('req_00000000000000e2', { ownerId: 'anon:203.0.113.9', day: '2030-05-01', mode: 'sandbox' });
+    const { refunds, quotas } = createRefunds();
+    const lines: Array<{ level: string; msg: string; shopRequestId?: string }> = [];
+    const logger = createLogger({
+      service: 'requests',
+      level: 'warn',
+      destination: new Writable({ write: (chunk: Buffer, _enc, done) => done(void lines.push(JSON.parse(chunk.toString()))) }),
+    });
+    const reconciler = createReconciler({
+      store,
+      intake: { enqueue: async () => expect.unreachable('nothing to enqueue') },
+      quotas,
+      logger,
+      intervalMs: 1000,
+      now: () => NOW,
+    });
+
+    const report = await reconciler.runOnce();
+
+    expect(report).toEqual({ enqueued: 0, dropped: 2, refunded: 2, failed: 0 });
+    expect(refunds.sort()).toEqual([
+      'live msa_client_1 2030-05-01 req_00000000000000e1',
+      'sandbox anon:203.0.113.9 2030-05-01 req_00000000000000e2',
+    ]);
+    expect(pending.size).toBe(0);
+    expect(claims.size).toBe(0);
+    expect(lines.filter((l) => l.msg.includes('never stored')).map((l) => [l.level, l.shopRequestId]).sort()).toEqual([
+      ['warn', 'req_00000000000000e1'],
+      ['warn', 'req_00000000000000e2'],
+    ]);
   });
 
   it('drops a pending id that is already queued without enqueueing it again', async () => {
@@ -129,6 +185,7 @@ describe('reconciler', () => {
     const reconciler = createReconciler({
       store,
       intake: { enqueue: async () => void calls++ },
+      quotas: createRefunds().quotas,
       logger: testLogger(),
       intervalMs: 1000,
       now: () => NOW,
@@ -152,6 +209,7 @@ describe('reconciler', () => {
           throw new Error('queue down');
         },
       },
+      quotas: createRefunds().quotas,
       logger: testLogger(),
       intervalMs: 1000,
       now: () => NOW,
@@ -160,7 +218,7 @@ describe('reconciler', () => {
 
     const report = await reconciler.runOnce();
 
-    expect(report).toEqual({ enqueued: 0, dropped: 0, failed: 1 });
+    expect(report).toEqual({ enqueued: 0, dropped: 0, refunded: 0, failed: 1 });
     expect(failures).toBe(1);
     expect(pending.size).toBe(2);
     expect(records.get('req_000000000000000a')?.intake).toBe('pending');
@@ -175,6 +233,7 @@ describe('reconciler', () => {
     const reconciler = createReconciler({
       store,
       intake: { enqueue: async (job) => void jobs.push(job) },
+      quotas: createRefunds().quotas,
       logger: testLogger(),
       intervalMs: 1000,
       batchSize: 3,

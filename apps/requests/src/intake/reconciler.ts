@@ -2,13 +2,15 @@
 // queue (Redis hiccup, crash between the two steps) and enqueues them. The
 // job id is the request id, so a request enqueued twice is processed once.
 import type { IntakeJob } from '@msa/contracts';
-import type { Logger } from '@msa/service-kit';
+import type { DailyQuota, Logger } from '@msa/service-kit';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
 import type { IntakeQueue } from './intake-queue.js';
 
 export interface ReconcilerOptions {
   store: ShopRequestStore;
   intake: Pick<IntakeQueue, 'enqueue'>;
+  /** To give back the quota unit of a request that was begun but never stored. */
+  quotas: Record<'live' | 'sandbox', Pick<DailyQuota, 'refund'>>;
   logger: Logger;
   intervalMs: number;
   /**
@@ -24,6 +26,8 @@ export interface ReconcilerOptions {
 export interface ReconcileReport {
   enqueued: number;
   dropped: number;
+  /** Begun but never stored: dropped, and their quota units given back. */
+  refunded: number;
   failed: number;
 }
 
@@ -48,9 +52,10 @@ export function intakeJobOf(record: StoredShopRequest): IntakeJob {
 export function createReconciler({
   store,
   intake,
+  quotas,
   logger,
   intervalMs,
-  minAgeMs = 10_000,
+  minAgeMs = 30_000,
   batchSize = 100,
   now = () => new Date(),
   onEnqueueFailure,
@@ -59,15 +64,29 @@ export function createReconciler({
   let running: Promise<ReconcileReport> | undefined;
 
   async function reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { enqueued: 0, dropped: 0, failed: 0 };
+    const report: ReconcileReport = { enqueued: 0, dropped: 0, refunded: 0, failed: 0 };
     const before = new Date(now().getTime() - minAgeMs);
     for (;;) {
       const ids = await store.pendingIds(before, batchSize);
       let progressed = 0;
       for (const id of ids) {
         const record = await store.get(id);
-        if (!record || record.intake !== 'pending') {
-          // Never stored (the POST failed and said so), or queued already.
+        if (!record) {
+          // Begun, never stored: its POST failed or its process died. Whatever
+          // unit it reserved goes back (a refund of none is a no-op).
+          const claim = await store.claimOf(id);
+          if (claim) {
+            await quotas[claim.mode].refund(claim.ownerId, claim.day, id);
+            report.refunded += 1;
+            logger.warn({ shopRequestId: id, owner: claim.ownerId, day: claim.day, mode: claim.mode }, 'shop request begun but never stored; quota unit refunded');
+          }
+          await store.dropPending(id);
+          report.dropped += 1;
+          progressed += 1;
+          continue;
+        }
+        if (record.intake !== 'pending') {
+          // Queued already, or a sandbox request that needs no queue.
           await store.dropPending(id);
           report.dropped += 1;
           progressed += 1;

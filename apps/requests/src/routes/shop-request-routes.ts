@@ -2,18 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { ShopRequestBody, ShopRequestIdParams, type CallContext, type FieldProblem, type Scope } from '@msa/contracts';
 import {
   appError,
+  bindIdempotency,
   forbidden,
   idempotency,
+  idempotencyOf,
   methodNotAllowed,
   notFound,
   parseOr,
   rateLimitedError,
   setRateLimitHeaders,
   toFieldProblems,
+  utcDay,
   type DailyQuota,
   type LimitState,
   type Logger,
   type Metrics,
+  type Reservation,
 } from '@msa/service-kit';
 import { Router, type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
@@ -42,6 +46,8 @@ export interface ShopRequestRoutesDeps {
   intake: Pick<IntakeQueue, 'enqueue'>;
   publicBaseUrl: string;
   counters: ShopRequestCounters;
+  /** IDEMPOTENCY_LOCK_SECONDS: how long a request in progress holds its key. */
+  idempotencyLockSeconds?: number;
   now?: () => Date;
 }
 
@@ -107,7 +113,17 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
     keyPrefix: `${keyPrefix}shop-requests:`,
     // A key used on the sandbox must not replay its result for a live call.
     scope: (req) => `${ownerIdOf(req.ctx)}:${req.ctx.sandbox ? 'sandbox' : 'live'}`,
+    ...(deps.idempotencyLockSeconds ? { lockSeconds: deps.idempotencyLockSeconds } : {}),
+    // The first attempt died after binding its key: answer from what it stored.
+    recover: async ({ resource, req, res }) => {
+      const record = await store.get(resource);
+      if (!record || record.ownerId !== ownerIdOf(req.ctx)) return false;
+      res.setHeader('Location', locationOf(record.result.id, req.ctx.sandbox));
+      res.status(201).json(record.result);
+      return true;
+    },
   });
+  const locationOf = (id: string, sandbox: boolean) => `${publicBaseUrl}${sandbox ? '/sandbox' : ''}/v1/shop-requests/${id}`;
 
   const create: RequestHandler = async (req, res) => {
     const caller = res.locals.caller as Caller;
@@ -130,16 +146,32 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
     const body = parsed.data;
 
     const started = now();
-    const quota: DailyQuota = sandbox ? quotas.sandbox : quotas.live;
-    let reservation: Awaited<ReturnType<DailyQuota['reserve']>>;
-    try {
-      reservation = await quota.reserve(caller.ownerId, started);
-    } catch (err) {
-      req.log.error({ err }, 'daily quota unavailable');
+    // A retry of a request that was interrupted after binding its key creates the same id.
+    const id = idempotencyOf(res)?.resource ?? `req_${randomBytes(8).toString('hex')}`;
+    const unavailable = (err: unknown, what: string) => {
+      req.log.error({ err, shopRequestId: id }, what);
       count('unavailable');
-      throw appError('intake_unavailable', 'The shop request could not be accepted right now; nothing was stored.');
+      return appError('intake_unavailable', 'The shop request could not be accepted right now; nothing was stored.');
+    };
+    // Each step is written before the next can commit anything, so a crash at
+    // any point leaves a state a retry or the reconciler completes: the key
+    // names the id, the claim names the owner and day of the quota unit.
+    await bindIdempotency(res, id);
+    try {
+      await store.begin(id, { ownerId: caller.ownerId, day: utcDay(started), mode });
+    } catch (err) {
+      throw unavailable(err, 'shop request not begun');
     }
+    const quota: DailyQuota = sandbox ? quotas.sandbox : quotas.live;
+    let reservation: Reservation;
+    try {
+      reservation = await quota.reserve(caller.ownerId, started, id);
+    } catch (err) {
+      throw unavailable(err, 'daily quota unavailable');
+    }
+    const forget = () => store.dropPending(id).catch((err: unknown) => req.log.warn({ err, shopRequestId: id }, 'pending claim not dropped; the reconciler will'));
     if (!reservation.allowed) {
+      await forget();
       count('rate_limited');
       setRateLimitHeaders(res, reservation.state);
       throw dailyLimitError(reservation.state, sandbox, started);
@@ -154,7 +186,7 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
           })
         : NO_PRODUCTS;
       const outcome = buildShopRequestResult(body, products, {
-        id: `req_${randomBytes(8).toString('hex')}`,
+        id,
         createdAt: started,
         sandbox,
         anonymous: caller.anonymous,
@@ -180,7 +212,8 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
       }
     } catch (err) {
       // Not accepted, so it does not count against the day.
-      await reservation.refund().catch((refundErr: unknown) => req.log.warn({ err: refundErr }, 'quota refund failed'));
+      await reservation.refund().catch((refundErr: unknown) => req.log.warn({ err: refundErr }, 'quota refund failed; the reconciler will refund it'));
+      await forget();
       throw err;
     }
 
@@ -189,7 +222,7 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
     if (!sandbox) await handOver(record, req.log);
 
     setRateLimitHeaders(res, reservation.state);
-    res.setHeader('Location', `${publicBaseUrl}${sandbox ? '/sandbox' : ''}/v1/shop-requests/${record.result.id}`);
+    res.setHeader('Location', locationOf(record.result.id, sandbox));
     res.status(201).json(record.result);
   };
 

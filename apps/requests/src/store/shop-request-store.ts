@@ -19,26 +19,54 @@ export interface StoredShopRequest {
   trace: RequestTrace;
 }
 
+/** Who an unfinished request belongs to and which day's quota it counts on. */
+export interface PendingClaim {
+  ownerId: string;
+  day: string;
+  mode: 'live' | 'sandbox';
+}
+
 export interface ShopRequestStore {
-  /** Stores a request; a live one is first marked pending, so no crash can lose it. */
+  /**
+   * Marks an id as being created, with its owner and quota day, before its
+   * quota unit is reserved: if the process dies before `create`, the
+   * reconciler finds the id and gives the unit back.
+   */
+  begin(id: string, claim: PendingClaim): Promise<void>;
+  /** Stores a request. A live one stays pending until queued; a sandbox one is finished. */
   create(record: StoredShopRequest): Promise<void>;
   get(id: string): Promise<StoredShopRequest | null>;
+  /** The claim of an id that `begin` marked, stored or not. */
+  claimOf(id: string): Promise<PendingClaim | null>;
   /** The request is on the intake queue: record it and leave the pending set. */
   markQueued(id: string): Promise<void>;
   /** Pending ids marked at or before `before` (oldest first). */
   pendingIds(before: Date, limit: number): Promise<string[]>;
-  /** Forgets a pending id (already queued, or never stored). */
+  /** Forgets a pending id (already queued or finished), and the claim of one never stored. */
   dropPending(id: string): Promise<void>;
 }
 
 /** Sandbox requests are test data: kept long enough to read back, then they expire. */
 export const SANDBOX_TTL_SECONDS = 30 * 24 * 3600;
 
+const DROP_UNSTORED_CLAIM = `if redis.call('HEXISTS', KEYS[1], 'result') == 0 then redis.call('DEL', KEYS[1]) end return 0`;
+
+/** How long the claim of a request that was never stored is kept for the reconciler. */
+const CLAIM_TTL_SECONDS = 2 * 24 * 3600;
+
 export function createShopRequestStore(redis: Redis, prefix: string): ShopRequestStore {
   const recordKey = (id: string) => `${prefix}shop-request:${id}`;
   const pendingKey = `${prefix}shop-requests:pending`;
 
   return {
+    async begin(id, { ownerId, day, mode }) {
+      // Pending first, claim second: a crash in between leaves an id the
+      // reconciler drops (nothing was reserved yet); the claim sits on the
+      // record's own key and expires unless the record is stored.
+      await redis.zadd(pendingKey, Date.now(), id);
+      await redis.multi().hset(recordKey(id), 'owner', ownerId, 'day', day, 'mode', mode).expire(recordKey(id), CLAIM_TTL_SECONDS).exec();
+    },
+
     async create({ result, body, ownerId, intake, trace }) {
       const key = recordKey(result.id);
       const fields = {
@@ -50,13 +78,13 @@ export function createShopRequestStore(redis: Redis, prefix: string): ShopReques
       };
       if (intake === 'none') {
         await redis.multi().hset(key, fields).expire(key, SANDBOX_TTL_SECONDS).exec();
+        await redis.zrem(pendingKey, result.id);
         return;
       }
-      // Pending first, record second: a crash in between leaves an id without a
-      // record, which the reconciler drops; the other order could leave a
-      // stored request nobody ever enqueues.
+      // Pending again (a no-op unless a reconciler dropped it meanwhile), then
+      // the record: a stored live request is always in the pending set until queued.
       await redis.zadd(pendingKey, Date.parse(result.created_at), result.id);
-      await redis.hset(key, fields);
+      await redis.multi().hset(key, fields).persist(key).exec();
     },
 
     async get(id) {
@@ -69,6 +97,12 @@ export function createShopRequestStore(redis: Redis, prefix: string): ShopReques
         intake: (raw.intake as IntakeState | undefined) ?? 'pending',
         trace: RequestTrace.parse(JSON.parse(raw.trace ?? '{}')),
       };
+    },
+
+    async claimOf(id) {
+      const [owner, day, mode] = await redis.hmget(recordKey(id), 'owner', 'day', 'mode');
+      if (!owner || !day || (mode !== 'live' && mode !== 'sandbox')) return null;
+      return { ownerId: owner, day, mode };
     },
 
     async markQueued(id) {
@@ -85,6 +119,8 @@ export function createShopRequestStore(redis: Redis, prefix: string): ShopReques
 
     async dropPending(id) {
       await redis.zrem(pendingKey, id);
+      // A claim whose request was never stored goes with it; a stored record stays.
+      await redis.eval(DROP_UNSTORED_CLAIM, 1, recordKey(id));
     },
   };
 }
