@@ -245,19 +245,13 @@ function track(req: Request, res: Response, redis: Redis, keys: Keys, lock: stri
   res.locals[HANDLE] = handle;
 
   let captured: string | undefined;
-  const send = res.send.bind(res);
-  res.send = (body?: unknown) => {
-    if (typeof body === 'string') captured = body;
-    else if (Buffer.isBuffer(body)) captured = body.toString('utf8');
-    return send(body as never);
-  };
   let settled = false;
-  const settle = (finished: boolean) => {
+  const settle = () => {
     if (settled) return;
     settled = true;
-    // 5xx and 429 are not outcomes of the request: a retry runs it again (with
-    // the bound resource, if any). A response cut off is no outcome either.
-    const keep = finished && res.statusCode < 500 && res.statusCode !== 429 && captured !== undefined;
+    // 5xx and 429 are not outcomes of the request: a retry runs it again
+    // (with the bound resource, if any).
+    const keep = res.statusCode < 500 && res.statusCode !== 429 && captured !== undefined;
     // Inside a promise so a throwing seal is logged like a failed write.
     const written = Promise.resolve().then(() =>
       write(
@@ -279,6 +273,17 @@ function track(req: Request, res: Response, redis: Redis, keys: Keys, lock: stri
     );
     written.catch((err: unknown) => req.log?.error({ err }, 'idempotency record not written'));
   };
-  res.on('finish', () => settle(true));
-  res.on('close', () => settle(res.writableFinished));
+  const send = res.send.bind(res);
+  res.send = (body?: unknown) => {
+    if (typeof body === 'string') captured = body;
+    else if (Buffer.isBuffer(body)) captured = body.toString('utf8');
+    const sent = send(body as never);
+    // Settled when the answer is given, not when it is delivered: a client
+    // that hung up meanwhile still gets it on retry. A handler still working
+    // after a hang-up keeps its lock until it answers.
+    settle();
+    return sent;
+  };
+  // Answers written without send() (none today) still release the lock.
+  res.on('finish', settle);
 }

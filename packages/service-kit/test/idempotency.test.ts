@@ -214,6 +214,35 @@ describe('idempotency', () => {
     expect(res.status).toBe(201);
   });
 
+  it('replays the answer of a request whose client hung up before it was given', async () => {
+    let release!: () => void;
+    const slow: Handler = { runs: 0, arrived: 0, next: 'ok', hold: new Promise<void>((r) => (release = r)) };
+    const server = buildApp(slow).listen(0);
+    const port = (server.address() as { port: number }).port;
+    const key = newKey();
+    const abort = new AbortController();
+    const first = fetch(`http://127.0.0.1:${port}/v1/things`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ name: 'Fanshop' }),
+      signal: abort.signal,
+    }).catch((err: unknown) => err);
+    await eventually(() => (slow.runs === 1 ? true : undefined), 'the first request to start');
+
+    abort.abort();
+    await first;
+    release();
+    const retried = await eventually(async () => {
+      const res = await request(server).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+      return res.status === 201 ? res : undefined;
+    }, 'the retry to be answered');
+    server.close();
+
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body.run).toBe(1);
+    expect(slow.runs).toBe(1);
+  });
+
   it('answers 409 idempotency_key_in_use when the first request outlasts the wait', async () => {
     let release!: () => void;
     const slow: Handler = { runs: 0, arrived: 0, next: 'ok', hold: new Promise<void>((r) => (release = r)) };
