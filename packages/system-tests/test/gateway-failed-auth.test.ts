@@ -94,6 +94,19 @@ describe('failed authentication budget per address', () => {
     expect(res.body).toMatchObject({ name: 'Shared office' });
   });
 
+  it('keeps accepting a valid access token while its address is refused for wrong credentials', async () => {
+    const address = freshAddress();
+    const client = await createKey(system.baseUrl, { name: 'Token office' });
+    const token = await api.post('/oauth/token').type('form').send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+    const bearer = `Bearer ${token.body.access_token}`;
+    expect((await api.get('/v1/me').set('X-Forwarded-For', address).set('Authorization', bearer)).status).toBe(200);
+    for (let i = 0; i <= BUDGET; i++) await api.get('/v1/me').set('X-Forwarded-For', address).set('Authorization', `Bearer ${forgedToken()}`);
+
+    const res = await api.get('/v1/me').set('X-Forwarded-For', address).set('Authorization', bearer);
+
+    expect(res.status).toBe(200);
+  });
+
   it('never counts successful authentications', async () => {
     const address = freshAddress();
     const key = await createKey(system.baseUrl, { name: 'Busy agent' });
