@@ -4,6 +4,7 @@ import {
   INTERNAL_AUTH_HEADER,
   API_VERSION,
   DEPRECATIONS,
+  ServiceCallError,
   type CallContext,
   type Deprecation,
   type InternalSigner,
@@ -17,7 +18,11 @@ import {
   rateLimitedError,
   requestContext,
   sendError,
+  serviceUnavailableError,
   setRateLimitHeaders,
+  throttledLog,
+  type AppError,
+  type FailureLimiter,
   type Logger,
   type Metrics,
   type WindowLimiter,
@@ -46,7 +51,8 @@ export interface GatewayDeps {
   sign: InternalSigner;
   resolveKey: KeyResolver;
   verifyToken: TokenVerifier;
-  limiters: { principal: WindowLimiter; anonymous: WindowLimiter };
+  /** `failedAuth` counts wrong credentials per client IP; past it the gateway answers 429 without asking identity. */
+  limiters: { principal: WindowLimiter; anonymous: WindowLimiter; failedAuth: FailureLimiter };
   /** Serves the documents (service document, OpenAPI, llms.txt, portal…). */
   docs: RequestHandler;
   ready: () => Promise<unknown>;
@@ -56,6 +62,13 @@ export interface GatewayDeps {
 
 /** How a request that matches no route is authenticated: credentials used when given. */
 const UNROUTED: RouteDef = { operation: 'unrouted', method: '*', path: '*', target: 'docs', auth: 'open' };
+
+/** Identity gave no usable answer (down, too slow, or failing itself): worth a retry, not a 500. */
+function isIdentityUnavailable(err: unknown): boolean {
+  if (err instanceof ServiceCallError) return err.status >= 500;
+  // fetch reports a refused or reset connection as a TypeError, its deadline as a TimeoutError.
+  return err instanceof TypeError || (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'));
+}
 
 function clientIp(req: Request): string {
   const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
@@ -92,7 +105,20 @@ export function createApp(deps: GatewayDeps): Express {
       },
     });
 
-  async function authenticate(req: Request, route: RouteDef, ctx: Omit<CallContext, 'principal' | 'sandbox'>): Promise<Principal | null> {
+  const identityWarning = throttledLog(logger, 'warn', 'credentials cannot be checked: identity unavailable');
+  function identityUnavailable(err: unknown): AppError {
+    identityWarning({ err });
+    return serviceUnavailableError('Credentials cannot be checked right now; retry after the seconds in Retry-After.');
+  }
+
+  /**
+   * The principal behind the request's credentials, or null without any.
+   * Wrong credentials count against the caller's address; past that budget
+   * the answer is 429 before identity is asked. Credentials the gateway can
+   * check alone (an access token, a key it resolved recently) still pass,
+   * so a valid caller is not punished for others' failures at its address.
+   */
+  async function authenticate(req: Request, res: Response, route: RouteDef, ctx: Omit<CallContext, 'principal' | 'sandbox'>): Promise<Principal | null> {
     if (route.auth === 'none') return null;
     const credential = extractCredential(req.headers);
     if (!credential) {
@@ -101,18 +127,37 @@ export function createApp(deps: GatewayDeps): Express {
       }
       return null;
     }
-    if (credential.kind === 'malformed') throw unauthorized(credential.reason, true);
-    if (credential.kind === 'api_key') {
-      const principal = await deps.resolveKey(credential.value, { ...ctx, principal: null, sandbox: false });
-      if (!principal) throw unauthorized('The API key is unknown.', true);
-      return principal;
-    }
+    const address = `ip:${ctx.ip}`;
+    const budget = await unlessLimiterDown(req, () => deps.limiters.failedAuth.check(address));
+    const blocked = budget !== undefined && !budget.allowed;
+    let principal: Principal | null = null;
+    let reason = 'The API key is unknown.';
     try {
-      return await deps.verifyToken(credential.value);
+      if (credential.kind === 'malformed') reason = credential.reason;
+      else if (credential.kind === 'api_key') {
+        principal = await deps.resolveKey(credential.value, { ...ctx, principal: null, sandbox: false }, { cachedOnly: blocked });
+      } else {
+        principal = await deps.verifyToken(credential.value, { knownKeysOnly: blocked });
+      }
     } catch (err) {
-      if (err instanceof InvalidTokenError) throw unauthorized(err.message, true);
-      throw err;
+      if (err instanceof InvalidTokenError) reason = err.message;
+      // A token fails otherwise only when the JWKS cannot be fetched.
+      else if (credential.kind === 'token' || isIdentityUnavailable(err)) throw identityUnavailable(err);
+      else throw err;
     }
+    if (principal) return principal;
+    if (blocked) {
+      setRateLimitHeaders(res, budget.state);
+      rejections.inc({ policy: deps.limiters.failedAuth.policy });
+      throw rateLimitedError(
+        budget.state,
+        `More than ${deps.limiters.failedAuth.points} failed authentications in a minute from this address.`,
+        'Check the credential you send (Authorization: Bearer <API_KEY or access token>), then wait for Retry-After seconds.',
+      );
+    }
+    const after = await unlessLimiterDown(req, () => deps.limiters.failedAuth.fail(address));
+    if (after) setRateLimitHeaders(res, after.state);
+    throw unauthorized(reason, true);
   }
 
   function requireScope(route: RouteDef, principal: Principal | null) {
@@ -125,20 +170,24 @@ export function createApp(deps: GatewayDeps): Express {
   }
 
   let lastLimiterWarning = 0;
-  async function limit(req: Request, res: Response, principal: Principal | null, ip: string) {
-    const limiter = principal ? deps.limiters.principal : deps.limiters.anonymous;
-    let result;
+  /** Runs a limiter call; an unavailable limiter must not take the API down with it, so its failure lets the request through. */
+  async function unlessLimiterDown<T>(req: Request, call: () => Promise<T>): Promise<T | undefined> {
     try {
-      result = await limiter.consume(principal ? `p:${principal.id}` : `ip:${ip}`);
+      return await call();
     } catch (err) {
-      // An unavailable limiter must not take the API down with it: let the request through.
       limiterErrors.inc();
       if (Date.now() - lastLimiterWarning > 10_000) {
         lastLimiterWarning = Date.now();
         req.log.warn({ err }, 'rate limiter unavailable; requests pass unlimited');
       }
-      return;
+      return undefined;
     }
+  }
+
+  async function limit(req: Request, res: Response, principal: Principal | null, ip: string) {
+    const limiter = principal ? deps.limiters.principal : deps.limiters.anonymous;
+    const result = await unlessLimiterDown(req, () => limiter.consume(principal ? `p:${principal.id}` : `ip:${ip}`));
+    if (!result) return;
     setRateLimitHeaders(res, result.state);
     if (!result.allowed) {
       rejections.inc({ policy: limiter.policy });
@@ -152,15 +201,33 @@ export function createApp(deps: GatewayDeps): Express {
     }
   }
 
+  /**
+   * Authenticates, counts and checks the scope, in that order, so every
+   * answer carries RateLimit headers, 401 and 403 included: wrong credentials
+   * show the failed-auth policy that will refuse them, a caller without
+   * credentials (or while identity is away) the anonymous minute, a known
+   * principal its own minute.
+   */
+  async function admit(req: Request, res: Response, route: RouteDef, ctx: Omit<CallContext, 'principal' | 'sandbox'>): Promise<Principal | null> {
+    let principal: Principal | null;
+    try {
+      principal = await authenticate(req, res, route, ctx);
+    } catch (err) {
+      if (!res.hasHeader('RateLimit-Policy')) await limit(req, res, null, ctx.ip);
+      throw err;
+    }
+    await limit(req, res, principal, ctx.ip);
+    requireScope(route, principal);
+    return principal;
+  }
+
   const gateway: RequestHandler = async (req, res, next) => {
     const { sandbox: sandboxPath, path } = splitSandbox(req.path);
     const resolution = resolveRoute(req.method, path);
     if (resolution.kind !== 'route') {
       // Misses count against the limit too (and carry its headers), so probing
       // unknown paths costs the same as calling real ones.
-      const ip = clientIp(req);
-      const principal = await authenticate(req, UNROUTED, { ip, request_id: req.id, traceparent: req.traceparent });
-      await limit(req, res, principal, ip);
+      await admit(req, res, UNROUTED, { ip: clientIp(req), request_id: req.id, traceparent: req.traceparent });
     }
     if (resolution.kind === 'not_found') {
       return sendError(res, env, 'not_found', `No resource at ${req.method} ${req.path}.`);
@@ -176,9 +243,7 @@ export function createApp(deps: GatewayDeps): Express {
     for (const h of INTERNAL_HEADERS) delete req.headers[h];
     const ip = clientIp(req);
     const base = { ip, request_id: req.id, traceparent: req.traceparent };
-    const principal = await authenticate(req, route, base);
-    requireScope(route, principal);
-    await limit(req, res, principal, ip);
+    const principal = await admit(req, res, route, base);
 
     const dep = deprecation(req.method === 'HEAD' ? 'GET' : req.method, path);
     if (dep) for (const [k, v] of Object.entries(dep)) res.setHeader(k, v);

@@ -1,3 +1,4 @@
+import { LIMITS } from '@msa/contracts';
 import { CommonEnv, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
 
@@ -19,6 +20,12 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend({
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('How long a resolved API key is cached in process'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300).describe('Requests per minute per principal'),
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(60).describe('Requests per minute per client IP without credentials'),
+  RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(LIMITS.failedAuthPerIpPerMinute)
+    .describe('Failed authentications per minute per client IP before 429'),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 

@@ -6,6 +6,7 @@ import {
   createLogger,
   createMetrics,
   createRedis,
+  createFailureLimiter,
   createWindowLimiter,
   listen,
   pingRedis,
@@ -33,7 +34,7 @@ async function upstreamReady(name: string, url: string): Promise<void> {
 export async function startService(config: GatewayConfig, deps: GatewayServiceDeps = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const metrics = createMetrics('gateway');
-  const redis = createRedis(config.REDIS_URL, 'api');
+  const redis = createRedis(config.REDIS_URL, 'api', { logger, label: 'rate-limits' });
   const sign = createInternalSigner(config.INTERNAL_AUTH_SECRET);
   const identity = createIdentityClient({ baseUrl: config.IDENTITY_URL, sign, timeoutMs: 5_000 });
   const upstreams: Record<UpstreamName, string> = {
@@ -67,6 +68,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     limiters: {
       principal: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }),
       anonymous: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE, windowSeconds: 60 }),
+      failedAuth: createFailureLimiter({ redis, keyPrefix: `${keyPrefix}:auth-fail`, policy: 'failed-auth', points: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE, windowSeconds: 60 }),
     },
     docs: createDocsRouter({ publicBaseUrl: config.PUBLIC_BASE_URL }),
     ready: async () => {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyInternalToken, createInternalSigner, createMetrics, createRedis, createWindowLimiter, listen, loadConfig, closeServer, type RunningService } from '@msa/service-kit';
+import { verifyInternalToken, createInternalSigner, createMetrics, createFailureLimiter, createRedis, createWindowLimiter, listen, loadConfig, closeServer, type RunningService } from '@msa/service-kit';
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
 import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
 import express from 'express';
@@ -74,6 +74,7 @@ describe('gateway', () => {
       limiters: {
         principal: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:p`, policy: 'per-minute', points: 300, windowSeconds: 60 }),
         anonymous: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:a`, policy: 'anonymous-per-minute', points: 60, windowSeconds: 60 }),
+        failedAuth: createFailureLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:f`, policy: 'failed-auth', points: 30, windowSeconds: 60 }),
       },
       docs: express.Router(),
       ready: async () => undefined,
@@ -241,13 +242,13 @@ describe('gateway', () => {
   });
 
   it('lets requests through when the rate limiter cannot reach Redis', async () => {
-    const deadRedis = createRedis(await closedPortUrl().then((u) => u.replace('http', 'redis')), 'api', { lazyConnect: true, connectTimeout: 200, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const deadRedis = createRedis(await closedPortUrl().then((u) => u.replace('http', 'redis')), 'api', { lazyConnect: true, connectTimeout: 200, maxRetriesPerRequest: 0, retryStrategy: () => null, logger: testLogger() });
     deadRedis.on('error', () => undefined); // refused on purpose
     const unlimited = createApp({
       ...deps,
       metrics: createMetrics('gateway'),
       limiters: {
-        principal: deps.limiters.principal,
+        ...deps.limiters,
         anonymous: createWindowLimiter({ redis: deadRedis, keyPrefix: 'x', policy: 'anonymous-per-minute', points: 60, windowSeconds: 60 }),
       },
     });

@@ -1,4 +1,5 @@
-import { createServiceApp, finishServiceApp, type Logger, type Metrics, type Redis } from '@msa/service-kit';
+import { LIMITS } from '@msa/contracts';
+import { createBackoffLimiter, createServiceApp, finishServiceApp, type Logger, type Metrics, type Redis } from '@msa/service-kit';
 import type { Express } from 'express';
 import { createReplaySeal } from './domain/replay-seal.js';
 import { signingKeyMaterial, type TokenKeys } from './domain/token-keys.js';
@@ -29,6 +30,15 @@ export function createApp({ logger, redis, keyPrefix, publicBaseUrl, internalAut
   const deps: RouteDeps = {
     store,
     quota: createCredentialQuota(redis, keyPrefix),
+    tokenFailures: createBackoffLimiter({
+      redis,
+      keyPrefix: `${keyPrefix}oauth-client-fail`,
+      policy: 'client-auth-failures',
+      freeFailures: LIMITS.tokenFailuresBeforeBackoff,
+      baseBlockSeconds: LIMITS.tokenBackoffBaseSeconds,
+      maxBlockSeconds: LIMITS.tokenBackoffMaxSeconds,
+      memorySeconds: LIMITS.tokenFailureMemorySeconds,
+    }),
     tokenKeys,
     publicBaseUrl,
     logger,

@@ -22,7 +22,7 @@ export interface ServiceDeps {
 
 export async function startService(config: IdentityConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'identity', level: config.LOG_LEVEL });
-  const redis = deps.redis ?? createRedis(config.REDIS_URL, 'api');
+  const redis = deps.redis ?? createRedis(config.REDIS_URL, 'api', { logger, label: 'store' });
   const tokenKeys = createTokenKeys(
     { privateKeyPem: config.TOKEN_SIGNING_KEY, kid: config.TOKEN_SIGNING_KID },
     config.TOKEN_VERIFY_KEYS,

@@ -6,6 +6,7 @@ import {
   createRedis,
   listen,
   pingRedis,
+  throttledLog,
   type Logger,
   type Redis,
   type RunningService,
@@ -47,10 +48,10 @@ export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
 export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps = {}): Promise<RunningIntakeWorker> {
   const logger = deps.logger ?? createLogger({ service: 'intake-worker', level: config.LOG_LEVEL });
   const queueUi = config.ADMIN_USER && config.ADMIN_PASSWORD ? (await import('./queue-ui.js')).createQueueUi : null;
-  const redis = createRedis(config.REDIS_URL, 'worker');
-  redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
+  const redis = createRedis(config.REDIS_URL, 'worker', { logger });
   const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-  queue.on('error', (err) => logger.error({ err }, 'intake queue error'));
+  const queueError = throttledLog(logger, 'error', 'intake queue error');
+  queue.on('error', (err) => queueError({ err }));
   const mailer =
     deps.mailer ??
     createMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });

@@ -1,5 +1,5 @@
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
-import type { Logger, Redis } from '@msa/service-kit';
+import { throttledLog, type Logger, type Redis } from '@msa/service-kit';
 import { Worker, type Job } from 'bullmq';
 import type { Counter } from 'prom-client';
 import type { IntakeOutcome } from './intake/run-intake.js';
@@ -37,7 +37,9 @@ export function createIntakeWorker(opts: IntakeWorkerOptions): Worker<IntakeJob,
     removeOnComplete: { age: 24 * 3600, count: 1000 },
   });
 
-  worker.on('error', (err) => logger.error({ err }, 'intake worker error'));
+  // BullMQ repeats its connection errors while Redis is away.
+  const workerError = throttledLog(logger, 'error', 'intake worker error');
+  worker.on('error', (err) => workerError({ err }));
   worker.on('completed', () => opts.counters?.completed.inc());
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'intake job stalled; its worker stopped answering, it runs again'));
   worker.on('failed', (job, err) => {

@@ -35,13 +35,10 @@ async function quit(redis: Redis): Promise<void> {
 /** Builds the requests service, starts its reconciler and listens on REQUESTS_PORT (0 = a free port, for tests). */
 export async function startService(config: RequestsConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'requests', level: config.LOG_LEVEL });
-  const redis = createRedis(config.REDIS_URL, 'api');
+  const redis = createRedis(config.REDIS_URL, 'api', { logger, label: 'store' });
   // BullMQ keeps its own connection; sharing one would let queue traffic and
   // request traffic stall each other, and the queue never closes it.
-  const queueRedis = createRedis(config.REDIS_URL, 'api');
-  for (const [name, conn] of [['store', redis], ['queue', queueRedis]] as const) {
-    conn.on('error', (err) => logger.warn({ err, connection: name }, 'redis connection error'));
-  }
+  const queueRedis = createRedis(config.REDIS_URL, 'api', { logger, label: 'queue' });
 
   const metrics = createMetrics('requests');
   const counters = createShopRequestCounters(metrics);

@@ -44,6 +44,15 @@ export const LIMITS = {
   designWidthMaxCm: 40,
   accessTokenLifetimeSeconds: 3600,
   idempotencyWindowSeconds: 24 * 3600,
+  /** Failed authentications (unknown key, bad token, malformed credential) per client IP per minute in the gateway. */
+  failedAuthPerIpPerMinute: 30,
+  /** Wrong secrets for one `client_id` at /oauth/token before back-off starts. */
+  tokenFailuresBeforeBackoff: 5,
+  /** The first back-off block; each further wrong secret doubles it, up to the maximum. */
+  tokenBackoffBaseSeconds: 1,
+  tokenBackoffMaxSeconds: 15 * 60,
+  /** A series of wrong secrets is forgotten this long after it began, or at the first success. */
+  tokenFailureMemorySeconds: 3600,
 } as const;
 
 export const VAT_RATE = 0.19;

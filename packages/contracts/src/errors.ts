@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   shops_unavailable: { status: 502, title: 'Shop list unavailable', hint: 'Retry in a minute.' },
   intake_unavailable: { status: 502, title: 'Intake unavailable', hint: 'The shop request was not stored; retry with the same `Idempotency-Key`.' },
   upstream_unavailable: { status: 502, title: 'Service unavailable', hint: 'Retry in a moment; quote the `X-Request-Id` header if it persists.' },
-  service_unavailable: { status: 503, title: 'Service not ready', hint: 'Retry in a moment.' },
+  service_unavailable: { status: 503, title: 'Service briefly unavailable', hint: 'Retry after the seconds in `Retry-After`; a write with an `Idempotency-Key` is safe to retry.' },
   upstream_timeout: { status: 504, title: 'Service timed out', hint: 'Retry in a moment; a write with an `Idempotency-Key` is safe to retry.' },
 } as const satisfies Record<string, { status: number; title: string; hint: string }>;
 

@@ -87,6 +87,30 @@ describe('buildOpenApiDocument', () => {
     expect(result.valid).toBe(false);
   });
 
+  it('documents the failed-authentication 429 on operations that read credentials, not on those that never do', () => {
+    const responses = (id: OperationId) => operation(doc, id).responses as Record<string, { description: string; headers?: Record<string, unknown> }>;
+
+    expect(responses('getCurrentPrincipal')['429']!.description).toContain('failed authentications');
+    expect(responses('listProducts')['429']!.description).toContain('failed authentications');
+    expect(responses('createApiKey')['429']!.description).not.toContain('failed authentications');
+    expect(responses('getCurrentPrincipal')['429']!.headers).toHaveProperty('Retry-After');
+  });
+
+  it('documents the per-client back-off of the token endpoint as a 429', () => {
+    const tooMany = (operation(doc, 'issueAccessToken').responses as Record<string, { description: string }>)['429']!;
+
+    expect(tooMany.description).toContain('wrong client secrets');
+    expect(tooMany.description).toContain('doubles');
+  });
+
+  it('documents a retryable 503 with Retry-After where credentials or stored data are checked', () => {
+    const responses = (id: OperationId) => operation(doc, id).responses as Record<string, { headers?: Record<string, unknown> }>;
+
+    expect(responses('createShopRequest')['503']!.headers).toHaveProperty('Retry-After');
+    expect(responses('createApiKey')['503']).toBeDefined();
+    expect(responses('getVersioningPolicy')['503']).toBeUndefined();
+  });
+
   it('lists production and the sandbox as servers', () => {
     expect(doc.servers?.map((s) => s.url)).toEqual([BASE_URL, `${BASE_URL}/sandbox`]);
   });

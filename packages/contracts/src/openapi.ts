@@ -1,7 +1,7 @@
 // Builds the OpenAPI 3.1 document from the same zod schemas the services
 // validate with, so the document cannot drift from what the API accepts.
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { API_VERSION, SCOPES, SCOPE_DESCRIPTIONS, type Scope } from './common.js';
+import { API_VERSION, LIMITS, SCOPES, SCOPE_DESCRIPTIONS, type Scope } from './common.js';
 import { ErrorEnvelope } from './errors.js';
 import { Pricing, Product, ProductHandleParams, ProductList, ProductListQuery } from './catalog.js';
 import { ShopList, ShopListQuery } from './shops.js';
@@ -271,6 +271,11 @@ export function buildOpenApiDocument({ publicBaseUrl }: OpenApiOptions): OpenApi
       200: { description: 'Access token', content: { 'application/json': { schema: TokenResponse } } },
       400: errorResponse('`invalid_request`, `invalid_scope` or `unsupported_grant_type`'),
       401: errorResponse('`invalid_client`'),
+      429: errorResponse(
+        `Token requests for this \`client_id\` are paused after ${LIMITS.tokenFailuresBeforeBackoff} wrong client secrets in a row; ` +
+          `each further wrong secret doubles the pause (${LIMITS.tokenBackoffBaseSeconds} s up to ${LIMITS.tokenBackoffMaxSeconds / 60} min), a success ends the series. ` +
+          'Also the anonymous per-minute limit.',
+      ),
     },
   });
   op('registerClient', {
@@ -514,24 +519,40 @@ function addExamples(doc: OpenApiDocument, publicBaseUrl: string): OpenApiDocume
   return doc;
 }
 
+/** Operations without credentials that still need Redis, so can answer 503 during an outage. */
+const USES_DATA_STORE = new Set(['createApiKey', 'issueAccessToken', 'registerClient']);
+
+const FAILED_AUTH_NOTE =
+  `Also after ${LIMITS.failedAuthPerIpPerMinute} failed authentications (unknown API key, invalid token, malformed credential) ` +
+  'from one address within a minute: further calls with credentials the gateway has not already verified get 429 until the window resets.';
+
 /**
  * The gateway limits every call per minute, documents included, so every
  * operation can answer 429; each 429 names its `Retry-After` header (spec §7).
+ * Operations that read credentials also count failed authentications, and
+ * can answer a retryable 503 when credentials or data cannot be checked.
  */
 function addRateLimitResponses(doc: OpenApiDocument): OpenApiDocument {
   const retryAfter = {
     description: 'Seconds to wait before the next attempt.',
     schema: { type: 'integer', minimum: 1 },
   };
+  const envelope = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  type Operation = { operationId?: string; security?: unknown[]; responses?: Record<string, { description?: string; headers?: Record<string, unknown> }> };
   for (const item of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(item) as { responses?: Record<string, { headers?: Record<string, unknown> }> }[]) {
+    for (const op of Object.values(item) as Operation[]) {
       if (!op.responses) continue;
-      op.responses['429'] ??= {
-        description: 'Rate limit exceeded',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      } as { headers?: Record<string, unknown> };
+      op.responses['429'] ??= { description: 'Rate limit exceeded', content: envelope } as { headers?: Record<string, unknown> };
       const tooMany = op.responses['429']!;
       tooMany.headers = { ...tooMany.headers, 'Retry-After': retryAfter };
+      const readsCredentials = (op.security?.length ?? 0) > 0;
+      if (readsCredentials) tooMany.description = `${tooMany.description ?? 'Rate limit exceeded'}. ${FAILED_AUTH_NOTE}`;
+      if (!readsCredentials && !USES_DATA_STORE.has(op.operationId ?? '')) continue;
+      op.responses['503'] ??= {
+        description: 'Briefly unavailable (`service_unavailable`): a data store or the credential check did not answer. Retry after `Retry-After` seconds.',
+        content: envelope,
+        headers: { 'Retry-After': retryAfter },
+      } as { headers?: Record<string, unknown> };
     }
   }
   return doc;

@@ -98,6 +98,11 @@ describe('agents.md', () => {
     expect(text).toContain(`| ${LIMITS.ratePerMinuteWithCredentials} |`);
     expect(text).toContain(`| ${LIMITS.liveShopRequestsPerDay} |`);
   });
+
+  it('states the brute-force limits: failed authentications per address and the token back-off per client', () => {
+    expect(text).toMatch(new RegExp(`Failed authentications per IP address per minute.*\\| ${LIMITS.failedAuthPerIpPerMinute} \\|`));
+    expect(text).toMatch(new RegExp(`Wrong client secrets per \`client_id\`.*\\| ${LIMITS.tokenFailuresBeforeBackoff}; pause`));
+  });
 });
 
 describe('developer portal', () => {

@@ -81,6 +81,7 @@ export function templateVars(ctx: DocContext): Record<string, string | number> {
     API_VERSION,
     RATE_WITH_CREDENTIALS: LIMITS.ratePerMinuteWithCredentials,
     RATE_ANONYMOUS: LIMITS.ratePerMinuteAnonymous,
+    FAILED_AUTH_PER_MINUTE: LIMITS.failedAuthPerIpPerMinute,
     LIST_LIMIT_MAX: LIMITS.listProductsLimitMax,
     PRODUCTS_PER_REQUEST: LIMITS.productsPerShopRequest,
     SHOP_NAME_MAX: LIMITS.shopNameMax,

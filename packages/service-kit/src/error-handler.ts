@@ -1,8 +1,19 @@
 import { ERROR_CODES, errorDocsUrl, type ErrorCode, type ErrorEnvelope, type FieldProblem } from '@msa/contracts';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
-import { AppError, toFieldProblems } from './errors.js';
+import { AppError, appError, toFieldProblems } from './errors.js';
 import type { Logger } from './logger.js';
+import { isRedisUnavailable } from './redis.js';
+
+/** Seconds a 503 asks the caller to wait: long enough for Redis to reconnect or fail over. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** 503 `service_unavailable` with Retry-After: a fault on our side that a retry soon will not meet. */
+export function serviceUnavailableError(message: string): AppError {
+  return appError('service_unavailable', message, {
+    headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  });
+}
 
 export interface EnvelopeOptions {
   publicBaseUrl: string;
@@ -77,6 +88,13 @@ export function errorHandler(logger: Logger, opts: EnvelopeOptions): ErrorReques
     }
     if (e?.expose && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       return sendError(res, opts, 'invalid_request', e.message, { status: e.status });
+    }
+    if (isRedisUnavailable(err)) {
+      // One line per request would flood the log during an outage; the Redis
+      // client already logs the outage itself.
+      log.debug({ err }, 'redis unavailable');
+      const e503 = serviceUnavailableError('A data store is briefly unavailable; retry after the seconds in Retry-After.');
+      return sendError(res, opts, e503.code, e503.message, e503.extra);
     }
     log.error({ err }, 'unhandled error');
     return sendError(res, opts, 'internal_error', 'Something went wrong on our side.');

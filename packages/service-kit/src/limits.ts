@@ -143,3 +143,98 @@ export function createDailyQuota({ redis, keyPrefix, policy, points }: Omit<Wind
   };
 }
 export type DailyQuota = ReturnType<typeof createDailyQuota>;
+
+export type FailureLimiterOptions = WindowLimiterOptions;
+
+/**
+ * Counts failures (wrong credentials) per key in a fixed window. `check`
+ * reads the count without adding to it, so a caller past the budget is
+ * refused before the expensive check, and only failures are counted.
+ */
+export function createFailureLimiter({ redis, keyPrefix, policy, points, windowSeconds }: FailureLimiterOptions) {
+  const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: windowSeconds });
+  const state = (consumed: number, msBeforeNext: number): LimitState => ({
+    policy,
+    limit: points,
+    windowSeconds,
+    remaining: Math.max(0, points - consumed),
+    resetSeconds: msBeforeNext > 0 ? msBeforeNext / 1000 : windowSeconds,
+  });
+  return {
+    policy,
+    points,
+    /** Whether `key` has failures left; counts nothing. Redis errors propagate. */
+    async check(key: string): Promise<ConsumeResult> {
+      const r = await limiter.get(key);
+      const consumed = r?.consumedPoints ?? 0;
+      return { allowed: consumed < points, state: state(consumed, r?.msBeforeNext ?? 0) };
+    },
+    /** Counts one failure; `allowed` is false once the budget is spent. */
+    async fail(key: string): Promise<ConsumeResult> {
+      try {
+        const r = await limiter.consume(key);
+        return { allowed: true, state: state(r.consumedPoints, r.msBeforeNext) };
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return { allowed: false, state: state(err.consumedPoints, err.msBeforeNext) };
+        throw err;
+      }
+    },
+  };
+}
+export type FailureLimiter = ReturnType<typeof createFailureLimiter>;
+
+export interface BackoffLimiterOptions {
+  redis: Redis;
+  /** Key prefix; keys become `<prefix>:fails:<key>` and `<prefix>:block:<key>`. */
+  keyPrefix: string;
+  policy: string;
+  /** Consecutive failures that cost nothing. */
+  freeFailures: number;
+  /** The block after the first failure past the free ones; each further failure doubles it. */
+  baseBlockSeconds: number;
+  maxBlockSeconds: number;
+  /** How long a series of failures is remembered without a success. */
+  memorySeconds: number;
+}
+
+/**
+ * Consecutive failures per key with exponential back-off, after
+ * rate-limiter-flexible's brute-force pattern: the first `freeFailures` cost
+ * nothing, each one after that blocks the key twice as long as the one
+ * before (up to `maxBlockSeconds`), and a success forgets them all. Every
+ * call touches one key, so it is Cluster-safe.
+ */
+export function createBackoffLimiter({ redis, keyPrefix, policy, freeFailures, baseBlockSeconds, maxBlockSeconds, memorySeconds }: BackoffLimiterOptions) {
+  const failures = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:fails`, points: freeFailures, duration: memorySeconds });
+  // Only ever written with block(); a key is blocked while its count exceeds the single point.
+  const blocks = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:block`, points: 1, duration: 1 });
+  const state = (remaining: number, resetSeconds: number): LimitState => ({
+    policy,
+    limit: freeFailures,
+    windowSeconds: memorySeconds,
+    remaining,
+    resetSeconds,
+  });
+  return {
+    policy,
+    /** Whether `key` may try now; when blocked, the state's reset is the rest of the block. */
+    async check(key: string): Promise<ConsumeResult> {
+      const b = await blocks.get(key);
+      if (b && b.consumedPoints > 1 && b.msBeforeNext > 0) return { allowed: false, state: state(0, b.msBeforeNext / 1000) };
+      return { allowed: true, state: state(freeFailures, memorySeconds) };
+    },
+    /** Counts one failure and blocks the key when it is past the free ones; `allowed` says whether the next try may run at once. */
+    async fail(key: string): Promise<ConsumeResult> {
+      const r = await failures.penalty(key, 1);
+      const past = r.consumedPoints - freeFailures;
+      if (past <= 0) return { allowed: true, state: state(freeFailures - r.consumedPoints, r.msBeforeNext / 1000) };
+      const seconds = Math.min(maxBlockSeconds, baseBlockSeconds * 2 ** Math.min(past - 1, 30));
+      await blocks.block(key, seconds);
+      return { allowed: false, state: state(0, seconds) };
+    },
+    async reset(key: string): Promise<void> {
+      await Promise.all([failures.delete(key), blocks.delete(key)]);
+    },
+  };
+}
+export type BackoffLimiter = ReturnType<typeof createBackoffLimiter>;

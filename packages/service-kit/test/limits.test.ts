@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDailyQuota, createWindowLimiter, secondsUntilUtcMidnight } from '../src/index.js';
+import { createBackoffLimiter, createDailyQuota, createFailureLimiter, createWindowLimiter, secondsUntilUtcMidnight } from '../src/index.js';
 import { createTestRedis, type TestRedis } from './support.js';
 
 let t: TestRedis;
@@ -169,5 +169,61 @@ describe('createDailyQuota', () => {
     await results.find((r) => r.allowed)!.refund();
     expect((await q.reserve(k, noon)).allowed).toBe(true);
     expect((await q.reserve(k, noon)).allowed).toBe(false);
+  });
+});
+
+describe('createFailureLimiter', () => {
+  const limiter = () => createFailureLimiter({ redis: t.redis, keyPrefix: `${t.prefix}fail`, policy: 'failed-auth', points: 2, windowSeconds: 60 });
+
+  it('reads the budget without spending it', async () => {
+    const l = limiter();
+    const k = key('address');
+
+    const checks = [await l.check(k), await l.check(k), await l.check(k)];
+
+    expect(checks.every((c) => c.allowed && c.state.remaining === 2)).toBe(true);
+  });
+
+  it('refuses at the check once the failures have used the budget, until the window ends', async () => {
+    const l = limiter();
+    const k = key('address');
+
+    const fails = [await l.fail(k), await l.fail(k)];
+    const check = await l.check(k);
+
+    expect(fails.map((f) => [f.allowed, f.state.remaining])).toEqual([[true, 1], [true, 0]]);
+    expect(check.allowed).toBe(false);
+    expect(check.state.resetSeconds).toBeGreaterThan(0);
+    expect(check.state.resetSeconds).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('createBackoffLimiter', () => {
+  const limiter = () =>
+    createBackoffLimiter({ redis: t.redis, keyPrefix: `${t.prefix}backoff`, policy: 'client-auth-failures', freeFailures: 2, baseBlockSeconds: 10, maxBlockSeconds: 25, memorySeconds: 3600 });
+
+  it('blocks after the free failures, doubling the block up to the maximum', async () => {
+    const l = limiter();
+    const k = `{${key('client')}}`;
+
+    const fails = [];
+    for (let i = 0; i < 5; i++) fails.push(await l.fail(k));
+    const check = await l.check(k);
+
+    expect(fails.map((f) => f.allowed)).toEqual([true, true, false, false, false]);
+    expect(fails.slice(2).map((f) => f.state.resetSeconds)).toEqual([10, 20, 25]);
+    expect(check.allowed).toBe(false);
+    expect(check.state.resetSeconds).toBeGreaterThan(20);
+  });
+
+  it('forgets failures and the block on reset', async () => {
+    const l = limiter();
+    const k = `{${key('client')}}`;
+    for (let i = 0; i < 3; i++) await l.fail(k);
+
+    await l.reset(k);
+
+    expect((await l.check(k)).allowed).toBe(true);
+    expect((await l.fail(k)).state.remaining).toBe(1);
   });
 });

@@ -2,3 +2,4 @@ export * from './context.js';
 export * from './network.js';
 export * from './redis.js';
 export * from './feed-server.js';
+export * from './redis-server.js';

@@ -14,6 +14,18 @@ export interface KeyResolverOptions {
   maxEntries?: number;
 }
 
+export interface ResolveOptions {
+  /**
+   * Answer from the cache alone, never asking identity: for callers whose
+   * address is past its failed-authentication budget. A key resolved up to
+   * `STALE_OK_MS` ago still counts (keys cannot be revoked, and their scopes
+   * are fixed at creation), so a valid caller behind that address keeps working.
+   */
+  cachedOnly?: boolean;
+}
+
+const STALE_OK_MS = 10 * 60_000;
+
 /**
  * Resolves API keys through identity's introspection, with a short
  * in-process cache keyed by the key's hash (the key itself is never kept).
@@ -22,11 +34,12 @@ export function createKeyResolver({ identity, ttlMs, negativeTtlMs = Math.min(tt
   const cache = new Map<string, Entry>();
   const inflight = new Map<string, Promise<Principal | null>>();
 
-  return async function resolve(apiKey: string, ctx: CallContext): Promise<Principal | null> {
+  return async function resolve(apiKey: string, ctx: CallContext, opts: ResolveOptions = {}): Promise<Principal | null> {
     const hash = createHash('sha256').update(apiKey).digest('hex');
     const now = Date.now();
     const hit = cache.get(hash);
     if (hit && hit.expires > now) return hit.principal;
+    if (opts.cachedOnly) return hit?.principal && hit.expires + STALE_OK_MS > now ? hit.principal : null;
 
     let pending = inflight.get(hash);
     if (!pending) {

@@ -43,9 +43,9 @@ export function createTokenVerifier({ fetchJwks, issuers, audience, minRefreshMs
     return refreshing;
   }
 
-  async function keyFor(kid: string): Promise<KeyObject> {
+  async function keyFor(kid: string, knownKeysOnly: boolean): Promise<KeyObject> {
     let key = keys.get(kid);
-    if (!key && Date.now() - lastRefresh >= minRefreshMs) {
+    if (!key && !knownKeysOnly && Date.now() - lastRefresh >= minRefreshMs) {
       await refresh();
       key = keys.get(kid);
     }
@@ -53,11 +53,12 @@ export function createTokenVerifier({ fetchJwks, issuers, audience, minRefreshMs
     return key;
   }
 
-  return async function verify(token: string): Promise<Principal> {
+  /** `knownKeysOnly`: never fetch the JWKS for an unknown `kid` (a caller past its failed-authentication budget). */
+  return async function verify(token: string, { knownKeysOnly = false }: { knownKeysOnly?: boolean } = {}): Promise<Principal> {
     const decoded = jwt.decode(token, { complete: true });
     if (!decoded || typeof decoded.header.kid !== 'string') throw new InvalidTokenError('The token is malformed.');
     if (decoded.header.alg !== 'ES256') throw new InvalidTokenError('The token must be signed with ES256.');
-    const key = await keyFor(decoded.header.kid);
+    const key = await keyFor(decoded.header.kid, knownKeysOnly);
     let payload: unknown;
     try {
       payload = jwt.verify(token, key, { algorithms: ['ES256'], issuer: issuers, audience });

@@ -1,4 +1,4 @@
-import type { Logger, Metrics } from '@msa/service-kit';
+import type { BackoffLimiter, Logger, Metrics } from '@msa/service-kit';
 import type { TokenKeys } from '../domain/token-keys.js';
 import type { CredentialStore } from '../store/credential-store.js';
 import type { CredentialQuota } from './credential-quota.js';
@@ -7,6 +7,8 @@ import type { CredentialQuota } from './credential-quota.js';
 export interface RouteDeps {
   store: CredentialStore;
   quota: CredentialQuota;
+  /** Wrong client secrets per client_id at /oauth/token, with exponential back-off. */
+  tokenFailures: BackoffLimiter;
   tokenKeys: TokenKeys;
   publicBaseUrl: string;
   logger: Logger;

@@ -1,5 +1,5 @@
 import { ClientRegistrationRequest, TokenRequest, type ClientRegistration, type TokenResponse } from '@msa/contracts';
-import { appError, methodNotAllowed, parseOr } from '@msa/service-kit';
+import { appError, methodNotAllowed, parseOr, rateLimitedError, setRateLimitHeaders } from '@msa/service-kit';
 import { Router, type Request, type Response } from 'express';
 import { signAccessToken } from '../domain/access-token.js';
 import { authenticateClientRequest } from '../domain/client-authentication.js';
@@ -28,7 +28,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
   const router = Router();
   const env = { publicBaseUrl: deps.publicBaseUrl };
 
-  async function authenticate(req: Request, body: TokenRequest): Promise<{ record: CredentialRecord; method: string }> {
+  async function authenticate(req: Request, res: Response, body: TokenRequest): Promise<{ record: CredentialRecord; method: string }> {
     const auth = authenticateClientRequest(req.get('authorization'), body);
     if (auth.kind === 'conflict') {
       throw appError('invalid_request', auth.message, {
@@ -41,9 +41,28 @@ export function oauthRoutes(deps: RouteDeps): Router {
     if (auth.kind === 'malformed_basic') throw invalidClient('The HTTP Basic credentials cannot be read.');
 
     const { clientId, clientSecret, method } = auth.credentials;
-    const record = looksLikeClientId(clientId) ? await deps.store.findByClientId(clientId) : null;
+    const wellFormed = looksLikeClientId(clientId);
+    // The hash tag keeps a client's failure count and block in one slot.
+    const failureKey = `{${clientId}}`;
+    if (wellFormed) {
+      // Checked before the secret, so guessing stops for the block, right guesses included.
+      const gate = await deps.tokenFailures.check(failureKey);
+      if (!gate.allowed) {
+        setRateLimitHeaders(res, gate.state);
+        throw rateLimitedError(
+          gate.state,
+          'Too many wrong client secrets for this client_id; token requests for it are paused.',
+          'Wait for Retry-After seconds and send the right client_secret; each further wrong one doubles the pause.',
+        );
+      }
+    }
+    const record = wellFormed ? await deps.store.findByClientId(clientId) : null;
     const secretMatches = matchesHash(clientSecret, record?.client_secret_hash ?? UNKNOWN_CLIENT_HASH);
-    if (!record || !secretMatches) throw invalidClient('Unknown client or wrong client secret.');
+    if (!record || !secretMatches) {
+      if (wellFormed) setRateLimitHeaders(res, (await deps.tokenFailures.fail(failureKey)).state);
+      throw invalidClient('Unknown client or wrong client secret.');
+    }
+    await deps.tokenFailures.reset(failureKey);
     return { record, method };
   }
 
@@ -66,7 +85,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
 
       let client: Awaited<ReturnType<typeof authenticate>>;
       try {
-        client = await authenticate(req, body);
+        client = await authenticate(req, res, body);
       } catch (err) {
         deps.counters.tokenRefusals.inc({ code: (err as { code?: string }).code ?? 'error' });
         throw err;

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { INTAKE_QUEUE } from '@msa/contracts';
-import { createRedis, loadConfig } from '@msa/service-kit';
+import { createLogger, createRedis, loadConfig } from '@msa/service-kit';
 import { Queue } from 'bullmq';
 import { IntakeCliEnv, type IntakeCliConfig } from '../config.js';
 
@@ -23,8 +23,11 @@ if (!Number.isInteger(count) || count < 1) {
 }
 
 const config: IntakeCliConfig = loadConfig(IntakeCliEnv);
-const redis = createRedis(config.REDIS_URL, 'worker');
+// Diagnostics go to stderr as JSON, so they never mix with the report on stdout.
+const logger = createLogger({ service: 'intake-retry-failed', level: 'warn', destination: process.stderr });
+const redis = createRedis(config.REDIS_URL, 'worker', { logger });
 const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
+queue.on('error', (err) => logger.error({ err }, 'intake queue error'));
 try {
   const jobs = await queue.getFailed(0, count - 1);
   let retried = 0;

@@ -2,7 +2,7 @@
 // queue's default job options, set once here; `jobId` is the shop request id,
 // so adding a request that is already on the queue is a no-op.
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
-import type { Logger } from '@msa/service-kit';
+import { throttledLog, type Logger } from '@msa/service-kit';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 
@@ -39,7 +39,8 @@ export function createIntakeQueue({ connection, prefix, attempts, backoffMs, log
       removeOnFail: false,
     },
   });
-  queue.on('error', (err) => logger.warn({ err }, 'intake queue error'));
+  const queueError = throttledLog(logger, 'warn', 'intake queue error');
+  queue.on('error', (err) => queueError({ err }));
 
   return {
     queue,

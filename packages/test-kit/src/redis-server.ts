@@ -1,0 +1,71 @@
+// A redis-server of a test's own, for outage tests: the shared Redis others
+// use must never be stopped. Needs `redis-server` on PATH (Debian's
+// redis-server package); no persistence, so a restart starts empty.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
+
+export interface OwnRedisServer {
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM) and resolves once it has exited. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port; resolves when it accepts connections. */
+  start(): Promise<void>;
+}
+
+async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Starts a redis-server child on a free loopback port. */
+export async function startOwnRedisServer(): Promise<OwnRedisServer> {
+  const port = await freeLoopbackPort();
+  let child: ChildProcess | null = null;
+
+  async function start(): Promise<void> {
+    if (child) return;
+    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+      stdio: 'ignore',
+    });
+    child = proc;
+    proc.once('exit', () => {
+      if (child === proc) child = null;
+    });
+    const spawned = new Promise<never>((_, reject) => proc.once('error', (err) => reject(new Error(`cannot start redis-server: ${err.message}`))));
+    for (let i = 0; i < 100; i++) {
+      if (await Promise.race([accepts(port), spawned])) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`redis-server did not accept connections on port ${port}`);
+  }
+
+  async function stop(): Promise<void> {
+    const proc = child;
+    if (!proc) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGTERM');
+    await exited;
+  }
+
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, port, start, stop };
+}
