@@ -11,6 +11,7 @@ import {
 } from '@msa/contracts';
 import {
   appError,
+  createAdminApp,
   errorHandler,
   healthRoutes,
   notFoundHandler,
@@ -235,12 +236,4 @@ export function createApp(deps: GatewayDeps): Express {
 }
 
 /** The gateway's /metrics lives on its own port, which is never published. */
-export function createAdminApp(metrics: Metrics): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(metrics.routes);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  return app;
-}
+export { createAdminApp };

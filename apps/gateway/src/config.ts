@@ -5,7 +5,7 @@ const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`)
 
 export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend({
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Public HTTP port'),
-  GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Internal port for /metrics, never published'),
+  GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Internal port for /metrics and /healthz, never published'),
   CATALOG_URL: serviceUrl(8081).describe('catalog service'),
   SHOPS_URL: serviceUrl(8082).describe('shops service'),
   REQUESTS_URL: serviceUrl(8083).describe('requests service'),
