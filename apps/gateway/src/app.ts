@@ -44,6 +44,8 @@ export interface GatewayDeps {
   trustProxy: string;
   upstreams: Record<UpstreamName, string>;
   upstreamTimeoutMs: number;
+  /** A client pausing this long while sending a body gets 408 (default 10 s). */
+  clientBodyTimeoutMs?: number;
   sign: InternalSigner;
   resolveKey: KeyResolver;
   verifyToken: TokenVerifier;
@@ -78,6 +80,7 @@ export function createApp(deps: GatewayDeps): Express {
         service,
         target: deps.upstreams[service],
         timeoutMs: deps.upstreamTimeoutMs,
+        clientBodyTimeoutMs: deps.clientBodyTimeoutMs ?? 10_000,
         publicBaseUrl,
         logger,
         upstreamErrors,

@@ -61,6 +61,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     trustProxy: config.TRUST_PROXY,
     upstreams,
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    clientBodyTimeoutMs: config.CLIENT_BODY_TIMEOUT_MS,
     sign,
     resolveKey: createKeyResolver({ identity, ttlMs: config.KEY_CACHE_TTL_MS }),
     verifyToken,
