@@ -15,6 +15,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_101);
 /** Of the runs, this share goes over HTTP from the OpenAPI document; the rest is raw bytes. */
 const HTTP_SHARE = 0.75;
+/** Generous for a slow shared machine; a 10,000 run by hand needs more than CI's 2,000. */
+const TIME_LIMIT_MS = Math.max(120_000, RUNS * 40);
 
 type Schema = Record<string, unknown>;
 interface Operation {
@@ -186,9 +188,9 @@ describe('fuzzing the running system', () => {
       }),
       { numRuns: Math.round(RUNS * HTTP_SHARE), seed: SEED, endOnFailure: true },
     );
-  }, 120_000);
+  }, TIME_LIMIT_MS);
 
-  it('answers raw bytes on every port with a JSON error or a valid answer, never an empty or non-JSON error', async () => {
+  it('answers raw bytes on every port with the JSON envelope or a valid answer, never a non-JSON error', async () => {
     const raw = fc.record({
       portIndex: fc.nat(),
       bytes: fc.oneof(
@@ -231,7 +233,7 @@ describe('fuzzing the running system', () => {
       }),
       { numRuns: RUNS - Math.round(RUNS * HTTP_SHARE), seed: SEED, endOnFailure: true },
     );
-  }, 120_000);
+  }, TIME_LIMIT_MS);
 
   it('keeps every service up: /healthz answers on each after the fuzzing', async () => {
     for (const [name, service] of Object.entries(system.services)) {
