@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 export const CatalogEnv = CommonEnv.extend({
   CATALOG_PORT: z.coerce.number().int().min(0).max(65_535).default(8081).describe('HTTP port'),
+  CATALOG_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9081).describe('Internal port for /metrics and /healthz; never routed by the gateway nor published'),
   CATALOG_SOURCE_URL: z
     .url()
     .optional()

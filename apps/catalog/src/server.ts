@@ -1,4 +1,4 @@
-import { appError, type CachedSource, closeServer, createCachedSource, createLogger, createMetrics, listen, type Logger, type RunningService } from '@msa/service-kit';
+import { appError, type CachedSource, createCachedSource, createLogger, createMetrics, listenWithAdmin, type Logger, type RunningService } from '@msa/service-kit';
 import { createApp } from './app.js';
 import type { CatalogConfig } from './config.js';
 import { createCatalogIndex, type CatalogIndex } from './domain/catalog-index.js';
@@ -33,20 +33,27 @@ export function createCatalogCache(config: CatalogConfig, logger: Logger, deps: 
   });
 }
 
-/** Builds the catalog service and listens on CATALOG_PORT (0 = a free port, for tests). */
+/** Builds the catalog service and listens on CATALOG_PORT and CATALOG_ADMIN_PORT (0 = a free port, for tests). */
 export async function startService(config: CatalogConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'catalog', level: config.LOG_LEVEL });
   const catalog = createCatalogCache(config, logger, deps);
   // Load before listening so the first request does not pay for it; a source
   // that is down now is retried on demand, and /readyz says so meanwhile.
   await catalog.get().catch(() => undefined);
+  const metrics = createMetrics('catalog');
   const app = createApp({
     catalog,
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     internalAuthSecret: config.INTERNAL_AUTH_SECRET,
-    metrics: createMetrics('catalog'),
+    metrics,
   });
-  const { server, port, url } = await listen(app, config.CATALOG_PORT);
-  return { url, port, close: () => closeServer(server) };
+  const ports = await listenWithAdmin(app, metrics, {
+    port: config.CATALOG_PORT,
+    adminPort: config.CATALOG_ADMIN_PORT,
+    host: config.BIND_ADDRESS,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    logger,
+  });
+  return { url: ports.main.url, port: ports.main.port, adminUrl: ports.admin.url, close: ports.close };
 }

@@ -12,6 +12,7 @@ export function buildConfig(env: Record<string, string> = {}): CatalogConfig {
     INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET,
     PUBLIC_BASE_URL: TEST_BASE_URL,
     CATALOG_PORT: '0',
+    CATALOG_ADMIN_PORT: '0',
     ...env,
   });
 }

@@ -29,10 +29,13 @@ describe('startService', () => {
     expect(res.status).toBe(200);
   });
 
-  it('exposes Prometheus metrics', async () => {
-    const res = await fetch(`${running.url}/metrics`);
+  it('exposes Prometheus metrics on the admin port only', async () => {
+    const admin = await fetch(`${running.adminUrl}/metrics`);
+    const main = await fetch(`${running.url}/metrics`);
 
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('http_request_duration_seconds');
+    expect(admin.status).toBe(200);
+    expect(await admin.text()).toContain('http_request_duration_seconds');
+    expect(main.status).toBe(401);
+    expect(main.headers.get('content-type')).toMatch(/^application\/json/);
   });
 });

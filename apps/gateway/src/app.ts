@@ -12,6 +12,7 @@ import {
 } from '@msa/contracts';
 import {
   appError,
+  createAdminApp,
   errorHandler,
   healthRoutes,
   notFoundHandler,
@@ -48,6 +49,8 @@ export interface GatewayDeps {
   trustProxy: string;
   upstreams: Record<UpstreamName, string>;
   upstreamTimeoutMs: number;
+  /** A client pausing this long while sending a body gets 408 (default 10 s). */
+  clientBodyTimeoutMs?: number;
   sign: InternalSigner;
   resolveKey: KeyResolver;
   verifyToken: TokenVerifier;
@@ -90,6 +93,7 @@ export function createApp(deps: GatewayDeps): Express {
         service,
         target: deps.upstreams[service],
         timeoutMs: deps.upstreamTimeoutMs,
+        clientBodyTimeoutMs: deps.clientBodyTimeoutMs ?? 10_000,
         publicBaseUrl,
         logger,
         upstreamErrors,
@@ -300,12 +304,4 @@ export function createApp(deps: GatewayDeps): Express {
 }
 
 /** The gateway's /metrics lives on its own port, which is never published. */
-export function createAdminApp(metrics: Metrics): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(metrics.routes);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  return app;
-}
+export { createAdminApp };

@@ -62,6 +62,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     trustProxy: config.TRUST_PROXY,
     upstreams,
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    clientBodyTimeoutMs: config.CLIENT_BODY_TIMEOUT_MS,
     sign,
     resolveKey: createKeyResolver({ identity, ttlMs: config.KEY_CACHE_TTL_MS }),
     verifyToken,
@@ -76,8 +77,9 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
       await Promise.all(Object.entries(upstreams).map(([name, url]) => upstreamReady(name, url)));
     },
   });
-  const main = await listen(app, config.GATEWAY_PORT);
-  const admin = await listen(createAdminApp(metrics), config.GATEWAY_ADMIN_PORT, '0.0.0.0');
+  const listenOptions = { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL };
+  const main = await listen(app, config.GATEWAY_PORT, listenOptions);
+  const admin = await listen(createAdminApp(metrics, { publicBaseUrl: config.PUBLIC_BASE_URL, logger }), config.GATEWAY_ADMIN_PORT, listenOptions);
   return {
     url: main.url,
     port: main.port,

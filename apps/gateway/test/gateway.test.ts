@@ -40,7 +40,7 @@ describe('gateway', () => {
   beforeAll(async () => {
     tr = await createTestRedis('gateway');
     catalog = await startCatalog(
-      loadConfig(CatalogEnv, { CATALOG_PORT: '0', PUBLIC_BASE_URL: BASE, INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
+      loadConfig(CatalogEnv, { CATALOG_PORT: '0', CATALOG_ADMIN_PORT: '0', PUBLIC_BASE_URL: BASE, INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
       { logger: testLogger('catalog') },
     );
     recorder = await startServer((req, res) => {

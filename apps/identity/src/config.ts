@@ -48,6 +48,7 @@ const VerifyKeys = z
 export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend({
   IDENTITY_PORT: z.coerce.number().int().min(0).max(65_535).default(8084).describe('HTTP port'),
   IDEMPOTENCY_LOCK_SECONDS: IdempotencyLockSeconds,
+  IDENTITY_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9084).describe('Internal port for /metrics and /healthz; never routed by the gateway nor published'),
   TOKEN_SIGNING_KEY: z
     .string()
     .transform(normalizePem)

@@ -1,9 +1,8 @@
 import {
-  closeServer,
   createLogger,
   createMetrics,
   createRedis,
-  listen,
+  listenWithAdmin,
   type Logger,
   type Metrics,
   type Redis,
@@ -27,6 +26,7 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
     { privateKeyPem: config.TOKEN_SIGNING_KEY, kid: config.TOKEN_SIGNING_KID },
     config.TOKEN_VERIFY_KEYS,
   );
+  const metrics = deps.metrics ?? createMetrics('identity');
   const app = createApp({
     logger,
     redis,
@@ -34,22 +34,29 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
     publicBaseUrl: config.PUBLIC_BASE_URL,
     internalAuthSecret: config.INTERNAL_AUTH_SECRET,
     tokenKeys,
-    metrics: deps.metrics ?? createMetrics('identity'),
+    metrics,
     idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
   });
-  let listening;
+  let ports;
   try {
-    listening = await listen(app, config.IDENTITY_PORT);
+    ports = await listenWithAdmin(app, metrics, {
+      port: config.IDENTITY_PORT,
+      adminPort: config.IDENTITY_ADMIN_PORT,
+      host: config.BIND_ADDRESS,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      logger,
+    });
   } catch (err) {
     if (!deps.redis) redis.disconnect();
     throw err;
   }
-  const { server, port, url } = listening;
+  const { main, admin, close } = ports;
   return {
-    url,
-    port,
+    url: main.url,
+    port: main.port,
+    adminUrl: admin.url,
     async close() {
-      await closeServer(server);
+      await close();
       if (!deps.redis) await redis.quit();
     },
   };

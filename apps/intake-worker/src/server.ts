@@ -123,7 +123,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   });
   let listening;
   try {
-    listening = await listen(app, config.WORKER_PORT);
+    listening = await listen(app, config.WORKER_PORT, { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL });
   } catch (err) {
     await shutdown(worker, queue, mailer, redis);
     throw err;

@@ -28,7 +28,7 @@ export interface McpApp {
 }
 
 /**
- * The mcp service: health and metrics, internal auth, then POST /mcp. It does
+ * The mcp service: health, internal auth, then POST /mcp. It does
  * not use the kit's JSON body parser: on /mcp a malformed body is a JSON-RPC
  * parse error (-32700), not the API's `invalid_json` envelope.
  */
@@ -51,10 +51,8 @@ export function createMcpApp(deps: AppDeps): McpApp {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(logger));
-  if (metrics) {
-    app.use(metrics.http);
-    app.use(metrics.routes);
-  }
+  // Timed here; /metrics is served on the admin port.
+  if (metrics) app.use(metrics.http);
   app.use(healthRoutes());
   app.use(internalAuth(deps.internalAuthSecret, 'mcp'));
   app.use(

@@ -1,5 +1,5 @@
 import { createCatalogClient, createRequestsClient, createShopsClient } from '@msa/contracts';
-import { closeServer, createInternalSigner, createLogger, createMetrics, listen, type Logger, type RunningService } from '@msa/service-kit';
+import { createInternalSigner, createLogger, createMetrics, listenWithAdmin, type Logger, type RunningService } from '@msa/service-kit';
 import { createMcpApp } from './app.js';
 import type { McpConfig } from './config.js';
 
@@ -7,11 +7,12 @@ export interface ServiceDeps {
   logger?: Logger;
 }
 
-/** Builds the mcp service and listens on MCP_PORT (0 = a free port, for tests). */
+/** Builds the mcp service and listens on MCP_PORT and MCP_ADMIN_PORT (0 = a free port, for tests). */
 export async function startService(config: McpConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'mcp', level: config.LOG_LEVEL });
   const sign = createInternalSigner(config.INTERNAL_AUTH_SECRET);
   const timeoutMs = config.MCP_UPSTREAM_TIMEOUT_MS;
+  const metrics = createMetrics('mcp');
   const { app, dispatcher } = createMcpApp({
     catalog: createCatalogClient({ baseUrl: config.CATALOG_URL, sign, timeoutMs }),
     shops: createShopsClient({ baseUrl: config.SHOPS_URL, sign, timeoutMs }),
@@ -22,14 +23,21 @@ export async function startService(config: McpConfig, deps: ServiceDeps = {}): P
     allowedOrigins: config.MCP_ALLOWED_ORIGINS,
     allowedHosts: config.MCP_ALLOWED_HOSTS,
     logger,
-    metrics: createMetrics('mcp'),
+    metrics,
   });
-  const { server, port, url } = await listen(app, config.MCP_PORT);
+  const ports = await listenWithAdmin(app, metrics, {
+    port: config.MCP_PORT,
+    adminPort: config.MCP_ADMIN_PORT,
+    host: config.BIND_ADDRESS,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    logger,
+  });
   return {
-    url,
-    port,
+    url: ports.main.url,
+    port: ports.main.port,
+    adminUrl: ports.admin.url,
     async close() {
-      await closeServer(server);
+      await ports.close();
       await dispatcher.close();
     },
   };

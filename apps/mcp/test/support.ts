@@ -57,12 +57,12 @@ export async function startMcpHarness(name: string, overrides: Partial<AppDeps> 
   };
   const running: RunningService[] = [];
   try {
-    const catalog = await startCatalog(loadConfig(CatalogEnv, { ...common, CATALOG_PORT: '0' }));
+    const catalog = await startCatalog(loadConfig(CatalogEnv, { ...common, CATALOG_PORT: '0', CATALOG_ADMIN_PORT: '0' }));
     running.push(catalog);
-    const shops = await startShops(loadConfig(ShopsEnv, { ...common, SHOPS_PORT: '0' }));
+    const shops = await startShops(loadConfig(ShopsEnv, { ...common, SHOPS_PORT: '0', SHOPS_ADMIN_PORT: '0' }));
     running.push(shops);
     const requests = await startRequests(
-      loadConfig(RequestsEnv, { ...common, REQUESTS_PORT: '0', CATALOG_URL: catalog.url, RECONCILE_INTERVAL_MS: '600000' }),
+      loadConfig(RequestsEnv, { ...common, REQUESTS_PORT: '0', REQUESTS_ADMIN_PORT: '0', CATALOG_URL: catalog.url, RECONCILE_INTERVAL_MS: '600000' }),
     );
     running.push(requests);
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
   REQUESTS_PORT: z.coerce.number().int().min(0).max(65_535).default(8083).describe('HTTP port'),
+  REQUESTS_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9083).describe('Internal port for /metrics and /healthz; never routed by the gateway nor published'),
   CATALOG_URL: z
     .url()
     .default('http://127.0.0.1:8081')

@@ -1,11 +1,10 @@
 import { createCatalogClient } from '@msa/contracts';
 import {
-  closeServer,
   createInternalSigner,
   createLogger,
   createMetrics,
   createRedis,
-  listen,
+  listenWithAdmin,
   type Logger,
   type RunningService,
 } from '@msa/service-kit';
@@ -32,7 +31,7 @@ async function quit(redis: Redis): Promise<void> {
   }
 }
 
-/** Builds the requests service, starts its reconciler and listens on REQUESTS_PORT (0 = a free port, for tests). */
+/** Builds the requests service, starts its reconciler and listens on REQUESTS_PORT and REQUESTS_ADMIN_PORT (0 = a free port, for tests). */
 export async function startService(config: RequestsConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'requests', level: config.LOG_LEVEL });
   const redis = createRedis(config.REDIS_URL, 'api', { logger, label: 'store' });
@@ -83,13 +82,20 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     onEnqueueFailure: () => counters.enqueueFailures.inc(),
   });
 
-  const { server, port, url } = await listen(app, config.REQUESTS_PORT);
+  const ports = await listenWithAdmin(app, metrics, {
+    port: config.REQUESTS_PORT,
+    adminPort: config.REQUESTS_ADMIN_PORT,
+    host: config.BIND_ADDRESS,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    logger,
+  });
   reconciler.start();
   return {
-    url,
-    port,
+    url: ports.main.url,
+    port: ports.main.port,
+    adminUrl: ports.admin.url,
     async close() {
-      await closeServer(server);
+      await ports.close();
       await reconciler.stop();
       await intake.close().catch((err: unknown) => logger.warn({ err }, 'intake queue did not close cleanly'));
       await quit(queueRedis);

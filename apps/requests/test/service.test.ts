@@ -19,7 +19,7 @@ const ORPHAN_ID = 'req_00000000000000aa';
 beforeAll(async () => {
   tr = await createTestRedis('requests-service');
   catalog = await startCatalog(
-    loadConfig(CatalogEnv, { CATALOG_PORT: '0', INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
+    loadConfig(CatalogEnv, { CATALOG_PORT: '0', CATALOG_ADMIN_PORT: '0', INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
     { logger: testLogger('catalog') },
   );
   const queuePrefix = `{${tr.prefix}intake}`;
@@ -57,6 +57,7 @@ beforeAll(async () => {
 
   const config = loadConfig(RequestsEnv, {
     REQUESTS_PORT: '0',
+    REQUESTS_ADMIN_PORT: '0',
     INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET,
     PUBLIC_BASE_URL: TEST_BASE_URL,
     LOG_LEVEL: 'silent',
@@ -104,7 +105,7 @@ describe('startService', () => {
       body: JSON.stringify(buildShopRequest()),
     });
     const created = (await res.json()) as { id: string };
-    const metrics = await (await fetch(`${service!.url}/metrics`)).text();
+    const metrics = await (await fetch(`${service!.adminUrl}/metrics`)).text();
 
     expect(res.status).toBe(201);
     const job = await queue.getJob(created.id);

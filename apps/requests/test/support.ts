@@ -94,6 +94,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
   const logger = testLogger('requests');
   const catalogConfig = loadConfig(CatalogEnv, {
     CATALOG_PORT: '0',
+    CATALOG_ADMIN_PORT: '0',
     INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET,
     PUBLIC_BASE_URL: TEST_BASE_URL,
     LOG_LEVEL: 'silent',

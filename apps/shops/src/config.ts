@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 export const ShopsEnv = CommonEnv.extend({
   SHOPS_PORT: z.coerce.number().int().min(0).max(65_535).default(8082).describe('HTTP port'),
+  SHOPS_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9082).describe('Internal port for /metrics and /healthz; never routed by the gateway nor published'),
   SHOPS_SOURCE_URL: z
     .url()
     .optional()

@@ -1,4 +1,4 @@
-import { appError, type CachedSource, closeServer, createCachedSource, createLogger, createMetrics, listen, type Logger, type RunningService } from '@msa/service-kit';
+import { appError, type CachedSource, createCachedSource, createLogger, createMetrics, listenWithAdmin, type Logger, type RunningService } from '@msa/service-kit';
 import { createApp } from './app.js';
 import type { ShopsConfig } from './config.js';
 import { createShopDirectory, type ShopDirectory } from './domain/shop-directory.js';
@@ -32,20 +32,27 @@ export function createShopsCache(config: ShopsConfig, logger: Logger, deps: Serv
   });
 }
 
-/** Builds the shops service and listens on SHOPS_PORT (0 = a free port, for tests). */
+/** Builds the shops service and listens on SHOPS_PORT and SHOPS_ADMIN_PORT (0 = a free port, for tests). */
 export async function startService(config: ShopsConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'shops', level: config.LOG_LEVEL });
   const shops = createShopsCache(config, logger, deps);
   // Load before listening so the first request does not pay for it; a source
   // that is down now is retried on demand, and /readyz says so meanwhile.
   await shops.get().catch(() => undefined);
+  const metrics = createMetrics('shops');
   const app = createApp({
     shops,
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     internalAuthSecret: config.INTERNAL_AUTH_SECRET,
-    metrics: createMetrics('shops'),
+    metrics,
   });
-  const { server, port, url } = await listen(app, config.SHOPS_PORT);
-  return { url, port, close: () => closeServer(server) };
+  const ports = await listenWithAdmin(app, metrics, {
+    port: config.SHOPS_PORT,
+    adminPort: config.SHOPS_ADMIN_PORT,
+    host: config.BIND_ADDRESS,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    logger,
+  });
+  return { url: ports.main.url, port: ports.main.port, adminUrl: ports.admin.url, close: ports.close };
 }

@@ -12,7 +12,9 @@ import { freePort, spawnService, waitForOk } from './processes.mjs';
 export const BENCH_RATE_LIMIT_PER_MINUTE = 1_000_000_000;
 
 export async function runGatewayBench({ root, redisUrl, keyPrefix, sampler, services, settings, log }) {
-  const [catalogPort, identityPort, gatewayPort, adminPort, nothingPort] = await Promise.all(Array.from({ length: 5 }, freePort));
+  const [catalogPort, identityPort, gatewayPort, adminPort, nothingPort, catalogAdminPort, identityAdminPort] = await Promise.all(
+    Array.from({ length: 7 }, freePort),
+  );
   const secret = randomBytes(32).toString('hex');
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const publicBaseUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -34,9 +36,10 @@ export async function runGatewayBench({ root, redisUrl, keyPrefix, sampler, serv
   };
 
   log('starting catalog, identity and gateway');
-  const catalog = start('catalog', { CATALOG_PORT: String(catalogPort) });
+  const catalog = start('catalog', { CATALOG_PORT: String(catalogPort), CATALOG_ADMIN_PORT: String(catalogAdminPort) });
   const identity = start('identity', {
     IDENTITY_PORT: String(identityPort),
+    IDENTITY_ADMIN_PORT: String(identityAdminPort),
     TOKEN_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     TOKEN_SIGNING_KID: `bench-${randomBytes(4).toString('hex')}`,
   });

@@ -55,6 +55,24 @@ export const LIMITS = {
   tokenFailureMemorySeconds: 3600,
 } as const;
 
+/**
+ * Bounds on what a request may carry, checked where it enters a process: the
+ * gateway refuses a credential past its length before asking identity, and
+ * every service refuses a body past its size or nesting depth before any
+ * handler (or JSON.stringify, which recurses) walks it.
+ */
+export const BOUNDS = {
+  /** `msa_live_` plus at most 128 base62 characters fits; identity issues 40. */
+  apiKeyMaxLength: 200,
+  /** An ES256 access token is about 600 characters; room for longer claims. */
+  accessTokenMaxLength: 4096,
+  clientIdMaxLength: 100,
+  clientSecretMaxLength: 200,
+  bodyMaxBytes: 100 * 1024,
+  /** Objects and arrays inside each other; a shop request needs 4, a JSON-RPC call about 7. */
+  jsonMaxDepth: 32,
+} as const;
+
 export const VAT_RATE = 0.19;
 export const CURRENCY = 'EUR';
 export const HANDLE_PATTERN = /^[a-z0-9-]+$/;

@@ -37,6 +37,11 @@ describe('ERROR_CODES', () => {
     expect(ERROR_CODES.unsupported_media_type.status).toBe(415);
     expect(ERROR_CODES.internal_error.status).toBe(500);
   });
+
+  it('has the codes written at the socket for requests the HTTP parser refuses', () => {
+    expect(ERROR_CODES.request_timeout.status).toBe(408);
+    expect(ERROR_CODES.headers_too_large.status).toBe(431);
+  });
 });
 
 describe('errorDocsUrl', () => {

@@ -1,4 +1,4 @@
-import { DateTime, LIMITS, Mode, SCOPES, Scope } from './common.js';
+import { BOUNDS, DateTime, LIMITS, Mode, SCOPES, Scope } from './common.js';
 import { z } from './zod.js';
 
 export const ApiKeyRequest = z
@@ -89,7 +89,7 @@ export const ClientRegistration = z
 export type ClientRegistration = z.infer<typeof ClientRegistration>;
 
 /** Internal: the gateway asks identity who an API key belongs to. */
-export const IntrospectionRequest = z.object({ api_key: z.string().min(1).max(200) });
+export const IntrospectionRequest = z.object({ api_key: z.string().min(1).max(BOUNDS.apiKeyMaxLength) });
 export const IntrospectionResponse = z.discriminatedUnion('active', [
   z.object({ active: z.literal(true), principal: Principal.omit({ via: true }) }),
   z.object({ active: z.literal(false) }),

@@ -1,6 +1,6 @@
 // The facts the documents state, derived from contracts so a changed limit,
 // scope or error code changes every document with it.
-import { ERROR_CODES, ERROR_CODE_LIST, LIMITS, SCOPES, SCOPE_DESCRIPTIONS, type ErrorCode } from '@msa/contracts';
+import { BOUNDS, ERROR_CODES, ERROR_CODE_LIST, LIMITS, SCOPES, SCOPE_DESCRIPTIONS, type ErrorCode } from '@msa/contracts';
 import type { DocUrls } from './context.js';
 
 export const SERVICE_NAME = 'Merch-Shop Agent API';
@@ -12,7 +12,7 @@ export const SERVICE_DESCRIPTION =
 
 export const DEPRECATION_NOTICE_DAYS = 180;
 
-export const BODY_LIMIT_KB = 100;
+export const BODY_LIMIT_KB = BOUNDS.bodyMaxBytes / 1024;
 
 export interface LimitRow {
   name: string;
@@ -49,6 +49,9 @@ export function limitRows(): LimitRow[] {
     { name: 'Access token lifetime', value: `${LIMITS.accessTokenLifetimeSeconds / 60} minutes` },
     { name: 'Idempotency window', value: `${LIMITS.idempotencyWindowSeconds / 3600} hours` },
     { name: 'Request body', value: `max ${BODY_LIMIT_KB} kB` },
+    { name: 'JSON nesting (objects and arrays inside each other)', value: `max ${BOUNDS.jsonMaxDepth} levels` },
+    { name: 'Request headers', value: 'max 16 kB together' },
+    { name: 'API key / access token', value: `max ${BOUNDS.apiKeyMaxLength} / ${BOUNDS.accessTokenMaxLength} characters` },
     { name: 'Price of the service', value: '0 EUR; shop setup free; minimum order quantity 1' },
   ];
 }
@@ -69,7 +72,8 @@ export function freeTierLimits() {
     list_products_limit: { min: 1, max: LIMITS.listProductsLimitMax, default: LIMITS.listProductsLimitDefault },
     products_per_shop_request: LIMITS.productsPerShopRequest,
     logo_max_bytes: LIMITS.logoMaxBytes,
-    request_body_max_bytes: BODY_LIMIT_KB * 1024,
+    request_body_max_bytes: BOUNDS.bodyMaxBytes,
+    json_max_depth: BOUNDS.jsonMaxDepth,
   };
 }
 

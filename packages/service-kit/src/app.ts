@@ -1,19 +1,21 @@
-import type { ServiceName } from '@msa/contracts';
+import { BOUNDS, type ServiceName } from '@msa/contracts';
 import express, { type Express } from 'express';
 import { errorHandler, notFoundHandler, requireContentType } from './error-handler.js';
 import { healthRoutes } from './health.js';
 import { internalAuth } from './internal-auth.js';
+import { limitJsonDepth } from './json-depth.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { requestContext } from './request-context.js';
 
-export const BODY_LIMIT = '100kb';
+/** In bytes: body-parser takes a number as is. */
+export const BODY_LIMIT = BOUNDS.bodyMaxBytes;
 
 export interface ServiceAppOptions {
   service: ServiceName;
   logger: Logger;
   publicBaseUrl: string;
-  /** When set, every route after health and metrics needs a valid X-Internal-Auth for `service`. */
+  /** When set, every route after health needs a valid X-Internal-Auth for `service`. */
   internalAuthSecret?: string;
   ready?: () => Promise<unknown>;
   metrics?: Metrics;
@@ -22,8 +24,9 @@ export interface ServiceAppOptions {
 }
 
 /**
- * The common front of every service: request id and trace context, metrics,
- * health, internal auth, JSON body parsing (100 kB). Mount routes on the
+ * The common front of every service: request id and trace context, timing,
+ * health, internal auth, JSON body parsing (100 kB, nested at most
+ * `BOUNDS.jsonMaxDepth` deep). Mount routes on the
  * result, then call `finishServiceApp` for the 404 and error envelopes.
  */
 export function createServiceApp(opts: ServiceAppOptions): Express {
@@ -32,15 +35,13 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext(opts.logger));
-  if (opts.metrics) {
-    app.use(opts.metrics.http);
-    app.use(opts.metrics.routes);
-  }
+  // Timed here, served on the admin port (createAdminApp).
+  if (opts.metrics) app.use(opts.metrics.http);
   app.use(healthRoutes({ ready: opts.ready }));
   if (opts.internalAuthSecret) app.use(internalAuth(opts.internalAuthSecret, opts.service));
   const env = { publicBaseUrl: opts.publicBaseUrl };
   app.use(requireContentType(env, opts.formBodies ? ['application/x-www-form-urlencoded'] : []));
-  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(express.json({ limit: BODY_LIMIT }), limitJsonDepth());
   if (opts.formBodies) app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false }));
   return app;
 }

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'info',
       PUBLIC_BASE_URL: 'http://localhost:8080',
       INTERNAL_AUTH_SECRET: SECRET,
+      BIND_ADDRESS: '0.0.0.0',
       SHUTDOWN_DEADLINE_MS: 10_000,
       REDIS_URL: 'redis://127.0.0.1:6379',
       REDIS_KEY_PREFIX: 'msa:',
@@ -76,6 +77,20 @@ describe('loadConfig', () => {
 
   it('ignores variables the schema does not know', () => {
     expect(loadConfig(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, PATH: '/usr/bin' })).not.toHaveProperty('PATH');
+  });
+});
+
+describe('BIND_ADDRESS', () => {
+  it('takes an IP address or localhost to listen on', () => {
+    expect(loadConfig(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, BIND_ADDRESS: '127.0.0.1' }).BIND_ADDRESS).toBe('127.0.0.1');
+    expect(loadConfig(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, BIND_ADDRESS: '::' }).BIND_ADDRESS).toBe('::');
+    expect(loadConfig(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, BIND_ADDRESS: 'localhost' }).BIND_ADDRESS).toBe('localhost');
+  });
+
+  it('refuses a host name it cannot bind without a lookup', () => {
+    expect(configError({ INTERNAL_AUTH_SECRET: SECRET, BIND_ADDRESS: 'example.org' }).problems).toEqual([
+      'BIND_ADDRESS: must be an IP address or localhost',
+    ]);
   });
 });
 

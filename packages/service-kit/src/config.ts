@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Variables every service reads. */
@@ -10,6 +11,11 @@ export const CommonEnv = z.object({
     .transform((u) => u.replace(/\/+$/, ''))
     .describe('Public base URL used in every link the API returns'),
   INTERNAL_AUTH_SECRET: z.string().min(32).describe('HS256 secret of the X-Internal-Auth JWT shared by all services'),
+  BIND_ADDRESS: z
+    .string()
+    .refine((v) => isIP(v) !== 0 || v === 'localhost', 'must be an IP address or localhost')
+    .default('0.0.0.0')
+    .describe('Interface every port of the service listens on: 0.0.0.0 (all, for containers), 127.0.0.1 to stay on this machine'),
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000).describe('Graceful shutdown deadline'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional().describe('OTLP/HTTP collector base URL; when set, traces are exported (startTelemetry)'),
 });

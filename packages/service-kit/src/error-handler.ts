@@ -1,4 +1,4 @@
-import { ERROR_CODES, errorDocsUrl, type ErrorCode, type ErrorEnvelope, type FieldProblem } from '@msa/contracts';
+import { BOUNDS, ERROR_CODES, errorDocsUrl, type ErrorCode, type ErrorEnvelope, type FieldProblem } from '@msa/contracts';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import { AppError, appError, toFieldProblems } from './errors.js';
@@ -75,7 +75,7 @@ export function errorHandler(logger: Logger, opts: EnvelopeOptions): ErrorReques
       case 'entity.parse.failed':
         return sendError(res, opts, 'invalid_json', 'The request body is not valid JSON.');
       case 'entity.too.large':
-        return sendError(res, opts, 'payload_too_large', 'The request body is larger than 100 kB.');
+        return sendError(res, opts, 'payload_too_large', `The request body is larger than ${BOUNDS.bodyMaxBytes / 1024} kB.`);
       case 'encoding.unsupported':
       case 'charset.unsupported':
         return sendError(res, opts, 'unsupported_media_type', e.message);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { createClientErrorHandler } from './client-error.js';
 
 export interface Listening {
   server: Server;
@@ -8,8 +9,20 @@ export interface Listening {
   url: string;
 }
 
-/** Listens on `port` (0 = any free one) and resolves once bound, or rejects on a bind error. */
-export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Listening> {
+export interface ListenOptions {
+  /** The interface to bind (BIND_ADDRESS); all of them by default, as containers need. */
+  host?: string;
+  /** For the `docs` links of the envelopes written at the socket. */
+  publicBaseUrl?: string;
+}
+
+/**
+ * Listens on `port` (0 = any free one) and resolves once bound, or rejects on
+ * a bind error. Requests Node's parser refuses are answered in the error
+ * envelope too. A string third argument is the host.
+ */
+export function listen(app: Express, port: number, options: ListenOptions | string = {}): Promise<Listening> {
+  const { host = '0.0.0.0', publicBaseUrl = 'http://localhost:8080' } = typeof options === 'string' ? { host: options } : options;
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (err?: Error) => {
       if (err) return reject(err);
@@ -17,9 +30,16 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Li
       // Behind load balancers with 60 s idle timeouts, keep sockets open longer than they do.
       server.keepAliveTimeout = 65_000;
       server.headersTimeout = 66_000;
-      resolve({ server, port: addr.port, url: `http://127.0.0.1:${addr.port}` });
+      resolve({ server, port: addr.port, url: `http://${reachableHost(host)}:${addr.port}` });
     });
+    server.on('clientError', createClientErrorHandler({ publicBaseUrl }));
   });
+}
+
+/** Where a caller on this machine reaches a server bound to `host`. */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 export interface CloseOptions {

@@ -1,8 +1,10 @@
 import './types.js';
 
+export * from './admin-app.js';
 export * from './app.js';
 export * from './cacheable.js';
 export * from './cached-source.js';
+export * from './client-error.js';
 export * from './config.js';
 export * from './data-source.js';
 export * from './error-handler.js';
@@ -11,6 +13,7 @@ export * from './health.js';
 export * from './http.js';
 export * from './idempotency.js';
 export * from './internal-auth.js';
+export * from './json-depth.js';
 export * from './limits.js';
 export * from './logger.js';
 export * from './metrics.js';

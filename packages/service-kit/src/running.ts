@@ -2,5 +2,7 @@
 export interface RunningService {
   url: string;
   port: number;
+  /** The admin port's URL (`/metrics`, `/healthz`), for services that have one. */
+  adminUrl?: string;
   close(): Promise<void>;
 }

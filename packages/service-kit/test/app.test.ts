@@ -2,7 +2,7 @@ import { Router } from 'express';
 import request from 'supertest';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { appError, createMetrics, createServiceApp, finishServiceApp, methodNotAllowed } from '../src/index.js';
+import { appError, createAdminApp, createMetrics, createServiceApp, finishServiceApp, methodNotAllowed, type Metrics } from '../src/index.js';
 import { BASE_URL, captureLogs, eventually, type CapturedLogs, type LogLine } from './support.js';
 
 const ThingBody = z.strictObject({
@@ -12,13 +12,13 @@ const ThingBody = z.strictObject({
 
 const validThing = { organization: { email: 'erika@example.de' }, products: [{ designs: [{ width_cm: 10 }] }] };
 
-function buildApp(logs: CapturedLogs, state: { ready: boolean }) {
+function buildApp(logs: CapturedLogs, state: { ready: boolean }, metrics: Metrics = createMetrics('shops')) {
   const env = { publicBaseUrl: BASE_URL };
   const app = createServiceApp({
     service: 'shops',
     logger: logs.logger,
     publicBaseUrl: BASE_URL,
-    metrics: createMetrics('shops'),
+    metrics,
     ready: async () => {
       if (!state.ready) throw new Error('redis does not answer');
     },
@@ -277,12 +277,28 @@ describe('createServiceApp + finishServiceApp', () => {
   });
 
   describe('/metrics', () => {
-    it('exposes http_request_duration_seconds by method, route pattern and status', async () => {
+    let metrics: Metrics;
+    let admin: ReturnType<typeof createAdminApp>;
+
+    beforeEach(() => {
+      metrics = createMetrics('shops');
+      app = buildApp(logs, state, metrics);
+      admin = createAdminApp(metrics, { publicBaseUrl: BASE_URL, logger: logs.logger });
+    });
+
+    it('is not served on the service port', async () => {
+      const res = await request(app).get('/metrics');
+
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    });
+
+    it('exposes http_request_duration_seconds by method, route pattern and status on the admin app', async () => {
       await request(app).get('/v1/things/abc-123');
       await request(app).get('/v1/nothing-here/xyz-987');
       await request(app).get('/v1/shops/tsv-musterstadt');
 
-      const res = await request(app).get('/metrics');
+      const res = await request(admin).get('/metrics');
 
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain/);
@@ -297,9 +313,15 @@ describe('createServiceApp + finishServiceApp', () => {
     });
 
     it('labels every series with the service', async () => {
-      const res = await request(app).get('/metrics');
+      const res = await request(admin).get('/metrics');
 
       expect(res.text).toMatch(/process_cpu_user_seconds_total\{service="shops"\}/);
+    });
+
+    it('answers unknown admin paths with the JSON 404 envelope', async () => {
+      const res = await request(admin).get('/admin');
+
+      expectEnvelope(res, 404, 'not_found');
     });
   });
 });

@@ -105,17 +105,19 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
     }
   };
   try {
-    services.catalog = await start((await import('@msa/catalog')) as unknown as Starter, { ...common, CATALOG_PORT: '0' }, logger('catalog'));
-    services.shops = await start((await import('@msa/shops')) as unknown as Starter, { ...common, SHOPS_PORT: '0' }, logger('shops'));
+    services.catalog = await start((await import('@msa/catalog')) as unknown as Starter, { ...common, CATALOG_PORT: '0', CATALOG_ADMIN_PORT: '0' }, logger('catalog'));
+    services.shops = await start((await import('@msa/shops')) as unknown as Starter, { ...common, SHOPS_PORT: '0', SHOPS_ADMIN_PORT: '0' }, logger('shops'));
     services.identity = await start((await import('@msa/identity')) as unknown as Starter, {
       ...common,
       IDENTITY_PORT: '0',
+      IDENTITY_ADMIN_PORT: '0',
       TOKEN_SIGNING_KEY: keys.privateKeyPem,
       TOKEN_SIGNING_KID: 'test-key-1',
     }, logger('identity'));
     services.requests = await start((await import('@msa/requests')) as unknown as Starter, {
       ...common,
       REQUESTS_PORT: '0',
+      REQUESTS_ADMIN_PORT: '0',
       CATALOG_URL: services.catalog.url,
       RECONCILE_INTERVAL_MS: '1000',
       INTAKE_BACKOFF_MS: '200',
@@ -123,6 +125,7 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
     services.mcp = await start((await import('@msa/mcp')) as unknown as Starter, {
       ...common,
       MCP_PORT: '0',
+      MCP_ADMIN_PORT: '0',
       CATALOG_URL: services.catalog.url,
       SHOPS_URL: services.shops.url,
       REQUESTS_URL: services.requests.url,

@@ -45,10 +45,12 @@ function urlOf(app: string): string {
   return service.url;
 }
 
-/** Where the manifests point Prometheus: the gateway's admin port, else the service's own. */
+/** Where the manifests point Prometheus: the admin port, or the worker's only port. */
 function metricsUrlOf(app: string): string {
-  if (app !== 'gateway') return urlOf(app);
-  return (system.services.gateway as RunningService & { adminUrl: string }).adminUrl;
+  if (app === 'intake-worker') return urlOf(app);
+  const adminUrl = system.services[app]?.adminUrl;
+  if (!adminUrl) throw new Error(`${app} has no admin port`);
+  return adminUrl;
 }
 
 describe('probes and scrapes on the running system', () => {
@@ -79,4 +81,14 @@ describe('probes and scrapes on the running system', () => {
 
     expect(res.status).toBe(404);
   });
+
+  it.each(APPS.filter((app) => app !== 'gateway' && app !== 'intake-worker'))(
+    'keeps /metrics of %s behind internal auth on its service port',
+    async (app) => {
+      const res = await fetch(`${urlOf(app)}/metrics`);
+
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    },
+  );
 });

@@ -24,7 +24,14 @@ export const PORT_VAR: Record<ServiceName, string> = {
 };
 
 /** Where Prometheus scrapes /metrics, when not the app's own port. */
-export const METRICS_PORT_VAR: Partial<Record<ServiceName, string>> = { gateway: 'GATEWAY_ADMIN_PORT' };
+export const METRICS_PORT_VAR: Partial<Record<ServiceName, string>> = {
+  gateway: 'GATEWAY_ADMIN_PORT',
+  catalog: 'CATALOG_ADMIN_PORT',
+  shops: 'SHOPS_ADMIN_PORT',
+  requests: 'REQUESTS_ADMIN_PORT',
+  identity: 'IDENTITY_ADMIN_PORT',
+  mcp: 'MCP_ADMIN_PORT',
+};
 
 export function readText(path: string): string {
   return readFileSync(join(ROOT, path), 'utf8');

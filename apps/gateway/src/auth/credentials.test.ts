@@ -1,3 +1,4 @@
+import { BOUNDS } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import { extractCredential } from './credentials.js';
 
@@ -26,5 +27,24 @@ describe('extractCredential', () => {
 
   it('returns null without credentials', () => {
     expect(extractCredential({})).toBeNull();
+  });
+
+  it('calls an API key longer than the contracts bound malformed, so it is never looked up', () => {
+    const long = `msa_live_${'a'.repeat(BOUNDS.apiKeyMaxLength)}`;
+
+    expect(extractCredential({ authorization: `Bearer ${long}` })?.kind).toBe('malformed');
+    expect(extractCredential({ 'x-api-key': long })?.kind).toBe('malformed');
+  });
+
+  it('accepts an API key of exactly the bound', () => {
+    const edge = `msa_test_${'a'.repeat(BOUNDS.apiKeyMaxLength - 9)}`;
+
+    expect(extractCredential({ 'x-api-key': edge })).toEqual({ kind: 'api_key', value: edge });
+  });
+
+  it('calls a token longer than the contracts bound malformed', () => {
+    const long = `aaa.${'b'.repeat(BOUNDS.accessTokenMaxLength)}.ccc`;
+
+    expect(extractCredential({ authorization: `Bearer ${long}` })?.kind).toBe('malformed');
   });
 });

@@ -1,4 +1,4 @@
-import { SERVICE_PREFIX } from '@msa/contracts';
+import { BOUNDS, SERVICE_PREFIX } from '@msa/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 
 export type Credential = { kind: 'api_key'; value: string } | { kind: 'token'; value: string } | { kind: 'malformed'; reason: string };
@@ -22,8 +22,17 @@ export function extractCredential(headers: IncomingHttpHeaders): Credential | nu
   } else {
     return null;
   }
-  if (value.length > 4096) return { kind: 'malformed', reason: 'The credential is too long.' };
-  if (KEY_PREFIXES.some((p) => value.startsWith(p))) return { kind: 'api_key', value };
+  // Bounded here so an oversized credential is a 401 without a lookup;
+  // identity refuses API keys past the same bound.
+  if (value.length > BOUNDS.accessTokenMaxLength) {
+    return { kind: 'malformed', reason: `The credential is longer than ${BOUNDS.accessTokenMaxLength} characters.` };
+  }
+  if (KEY_PREFIXES.some((p) => value.startsWith(p))) {
+    if (value.length > BOUNDS.apiKeyMaxLength) {
+      return { kind: 'malformed', reason: `The API key is longer than ${BOUNDS.apiKeyMaxLength} characters; no key of this API is.` };
+    }
+    return { kind: 'api_key', value };
+  }
   if (/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(value)) return { kind: 'token', value };
   return { kind: 'malformed', reason: `The credential is neither an API key (${KEY_PREFIXES.join('…, ')}…) nor an access token.` };
 }

@@ -8,30 +8,82 @@ export interface ProxyOptions {
   service: ServiceName;
   target: string;
   timeoutMs: number;
+  /** How long a client may pause while sending a body before it gets 408. */
+  clientBodyTimeoutMs: number;
   publicBaseUrl: string;
   logger: Logger;
   upstreamErrors: ReturnType<Metrics['counter']>;
 }
 
-const TIMED_OUT = Symbol('upstreamTimedOut');
+const STATE = Symbol('proxyState');
+
+interface ProxyState {
+  /** The service did not answer within timeoutMs after the body was sent. */
+  upstreamTimedOut?: boolean;
+  /** The client stopped sending its body for clientBodyTimeoutMs. */
+  clientStalled?: boolean;
+  /** The service answered; a later socket error must not replace its answer. */
+  responded?: boolean;
+}
+
+function stateOf(req: unknown): ProxyState {
+  const holder = req as Record<symbol, ProxyState | undefined>;
+  return (holder[STATE] ??= {});
+}
+
+function bodyPending(req: Request): boolean {
+  if (req.complete) return false;
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
 
 /**
  * Streams the request to one service. Keep-alive sockets (a new connection
  * per request costs more than the whole proxy hop), no body parsing, and every
  * upstream failure answered in the error envelope: refused → 502, slow → 504.
+ * Waiting for the client's body and waiting for the service are timed apart:
+ * a client that stops sending gets 408, a service that stops answering 504.
  */
-export function createServiceProxy({ service, target, timeoutMs, publicBaseUrl, logger, upstreamErrors }: ProxyOptions): RequestHandler {
+export function createServiceProxy({ service, target, timeoutMs, clientBodyTimeoutMs, publicBaseUrl, logger, upstreamErrors }: ProxyOptions): RequestHandler {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 });
-  return createProxyMiddleware<Request, Response>({
+  const proxy = createProxyMiddleware<Request, Response>({
     target,
     agent,
     changeOrigin: true,
     xfwd: false,
     on: {
       proxyReq: (proxyReq, req) => {
-        proxyReq.setTimeout(timeoutMs, () => {
-          (req as unknown as Record<symbol, boolean>)[TIMED_OUT] = true;
-          proxyReq.destroy(new Error(`${service} did not answer within ${timeoutMs} ms`));
+        const state = stateOf(req);
+        const awaitAnswer = () =>
+          proxyReq.setTimeout(timeoutMs, () => {
+            state.upstreamTimedOut = true;
+            proxyReq.destroy(new Error(`${service} did not answer within ${timeoutMs} ms`));
+          });
+        let idle: NodeJS.Timeout | undefined;
+        if (bodyPending(req)) {
+          idle = setTimeout(() => {
+            state.clientStalled = true;
+            proxyReq.destroy(new Error(`the client sent no body data for ${clientBodyTimeoutMs} ms`));
+          }, clientBodyTimeoutMs);
+          req.on('data', () => idle?.refresh());
+          req.once('end', () => {
+            clearTimeout(idle);
+            awaitAnswer();
+          });
+          req.once('close', () => clearTimeout(idle));
+        } else {
+          awaitAnswer();
+        }
+        proxyReq.once('response', () => {
+          state.responded = true;
+          clearTimeout(idle);
+          // A service may answer before reading the whole body (415, 401):
+          // stop forwarding the rest, which it may no longer read, and drain
+          // it so the connection stays usable. Closing instead would reset a
+          // client still sending, and a reset can discard the answer unread.
+          if (!req.complete) {
+            req.unpipe(proxyReq);
+            req.resume();
+          }
         });
       },
       proxyRes: (proxyRes) => {
@@ -41,10 +93,24 @@ export function createServiceProxy({ service, target, timeoutMs, publicBaseUrl, 
         proxyRes.headers.vary = vary ? `${vary}, Authorization, X-API-Key` : 'Authorization, X-API-Key';
       },
       error: (err, req, res) => {
-        const timedOut = (req as unknown as Record<symbol, boolean>)[TIMED_OUT] === true;
+        const state = stateOf(req);
+        const log = (req as Request).log ?? logger;
+        if (state.responded) {
+          // Writing the rest of the body failed after the service had answered
+          // (it closed the connection); its answer is being relayed.
+          log.debug({ err, service }, 'upstream closed after answering early');
+          return;
+        }
+        if (state.clientStalled) {
+          log.info({ service }, 'client stopped sending its body');
+          if (!('setHeader' in res) || res.headersSent) return;
+          return sendError(res as Response, { publicBaseUrl }, 'request_timeout', `No part of the request body arrived for ${clientBodyTimeoutMs / 1000} s.`, {
+            headers: { Connection: 'close' },
+          });
+        }
+        const timedOut = state.upstreamTimedOut === true;
         const kind = timedOut ? 'timeout' : 'unavailable';
         upstreamErrors.inc({ service, kind });
-        const log = (req as Request).log ?? logger;
         log.warn({ err, service, kind }, 'upstream failed');
         // `res` is a Socket for upgrade requests; there is nothing to answer there.
         if (!('setHeader' in res) || res.headersSent) {
@@ -60,4 +126,10 @@ export function createServiceProxy({ service, target, timeoutMs, publicBaseUrl, 
       },
     },
   });
+  return (req, res, next) => {
+    // Connection is hop-by-hop: a client's `close` would make the service
+    // drop the pooled connection, and cut it mid-body after an early answer.
+    if (!/upgrade/i.test(req.headers.connection ?? '')) delete req.headers.connection;
+    return proxy(req, res, next);
+  };
 }

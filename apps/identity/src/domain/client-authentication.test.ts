@@ -1,3 +1,4 @@
+import { BOUNDS } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import { authenticateClientRequest, parseBasicCredentials } from './client-authentication.js';
 
@@ -37,6 +38,11 @@ describe('parseBasicCredentials', () => {
     expect(parseBasicCredentials(basic('no-colon'))).toBe('malformed');
     expect(parseBasicCredentials(basic(':secret'))).toBe('malformed');
     expect(parseBasicCredentials(basic('bad%zzid:secret'))).toBe('malformed');
+  });
+
+  it('calls a client id or secret past the contracts bounds malformed', () => {
+    expect(parseBasicCredentials(basic(`${'i'.repeat(BOUNDS.clientIdMaxLength + 1)}:secret`))).toBe('malformed');
+    expect(parseBasicCredentials(basic(`msa_client_a:${'s'.repeat(BOUNDS.clientSecretMaxLength + 1)}`))).toBe('malformed');
   });
 });
 

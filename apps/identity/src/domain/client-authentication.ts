@@ -1,5 +1,6 @@
 // Client authentication at the token endpoint (RFC 6749 §2.3.1): HTTP Basic
 // or `client_id` + `client_secret` in the body, never both at once.
+import { BOUNDS } from '@msa/contracts';
 
 export interface ClientCredentials {
   clientId: string;
@@ -42,6 +43,7 @@ export function parseBasicCredentials(header: string | undefined): { clientId: s
   const clientId = formDecode(decoded.slice(0, colon));
   const clientSecret = formDecode(decoded.slice(colon + 1));
   if (clientId === null || clientSecret === null || clientId === '') return 'malformed';
+  if (clientId.length > BOUNDS.clientIdMaxLength || clientSecret.length > BOUNDS.clientSecretMaxLength) return 'malformed';
   return { clientId, clientSecret };
 }
 

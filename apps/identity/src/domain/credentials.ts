@@ -1,7 +1,7 @@
 // The shape of every credential this service hands out, and how it is kept:
 // random base62 bodies behind fixed prefixes, stored only as SHA-256 hashes.
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { SERVICE_PREFIX, type Mode } from '@msa/contracts';
+import { BOUNDS, SERVICE_PREFIX, type Mode } from '@msa/contracts';
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -42,12 +42,13 @@ export function generateCredentials(mode: Mode): NewCredentials {
   };
 }
 
+// The length checks come from contracts, where the gateway reads them too.
 export function looksLikeApiKey(value: string): boolean {
-  return API_KEY_PATTERN.test(value);
+  return value.length <= BOUNDS.apiKeyMaxLength && API_KEY_PATTERN.test(value);
 }
 
 export function looksLikeClientId(value: string): boolean {
-  return CLIENT_ID_PATTERN.test(value);
+  return value.length <= BOUNDS.clientIdMaxLength && CLIENT_ID_PATTERN.test(value);
 }
 
 /** Hex SHA-256: what the store keeps instead of a key or secret. */

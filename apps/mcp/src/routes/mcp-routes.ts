@@ -1,7 +1,8 @@
 // POST /mcp: Streamable HTTP without sessions. Every failure on this path is
 // a JSON-RPC error object (the protocol's own shape); where the API has an
 // error code for it, the envelope rides along in `error.data`.
-import { buildEnvelope, type Logger } from '@msa/service-kit';
+import { BOUNDS } from '@msa/contracts';
+import { buildEnvelope, jsonDepthExceeds, type Logger } from '@msa/service-kit';
 import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import { requestedHost, type OriginPolicy } from '../domain/origin-policy.js';
 import { rpcError, type McpDispatcher } from '../mcp/dispatch.js';
@@ -16,7 +17,8 @@ export interface McpRoutesDeps {
 }
 
 /** Request bodies on /mcp are capped like every other body of the API. */
-export const MCP_BODY_LIMIT = '100kb';
+export const MCP_BODY_LIMIT = BOUNDS.bodyMaxBytes;
+const BODY_LIMIT_TEXT = `${BOUNDS.bodyMaxBytes / 1024} kB`;
 
 const KNOWN_METHODS = new Set([
   'initialize',
@@ -76,6 +78,15 @@ export function mcpRoutes({ dispatcher, policy, publicBaseUrl, logger, onMessage
     next();
   };
 
+  // Before the SDK sees it: its schemas and JSON.stringify recurse, and a body
+  // nested thousands deep would overflow the stack.
+  const depth: RequestHandler = (req, res, next) => {
+    if (!jsonDepthExceeds(req.body, BOUNDS.jsonMaxDepth)) return next();
+    const message = `The JSON body is nested deeper than ${BOUNDS.jsonMaxDepth} levels.`;
+    const envelope = buildEnvelope(env, 'invalid_request', message);
+    send(res, 400, rpcError(-32600, `Invalid Request: ${message}`, null, envelope));
+  };
+
   const handle: RequestHandler = async (req, res) => {
     for (const m of methodsOf(req.body)) onMessage?.(m);
     const aborted = new AbortController();
@@ -105,8 +116,8 @@ export function mcpRoutes({ dispatcher, policy, publicBaseUrl, logger, onMessage
     const type = (err as { type?: string }).type;
     if (type === 'entity.parse.failed') return send(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
     if (type === 'entity.too.large') {
-      const envelope = buildEnvelope(env, 'payload_too_large', `The request body is larger than ${MCP_BODY_LIMIT}.`);
-      return send(res, 413, rpcError(-32600, `Invalid Request: the body is larger than ${MCP_BODY_LIMIT}`, null, envelope));
+      const envelope = buildEnvelope(env, 'payload_too_large', `The request body is larger than ${BODY_LIMIT_TEXT}.`);
+      return send(res, 413, rpcError(-32600, `Invalid Request: the body is larger than ${BODY_LIMIT_TEXT}`, null, envelope));
     }
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
       return send(res, 415, rpcError(-32000, 'Unsupported Media Type: send UTF-8 JSON'));
@@ -117,6 +128,6 @@ export function mcpRoutes({ dispatcher, policy, publicBaseUrl, logger, onMessage
     send(res, 500, rpcError(-32603, 'Internal error'));
   };
 
-  router.all('/mcp', guard, express.json({ limit: MCP_BODY_LIMIT, type: () => true }), handle, bodyErrors);
+  router.all('/mcp', guard, express.json({ limit: MCP_BODY_LIMIT, type: () => true }), depth, handle, bodyErrors);
   return router;
 }

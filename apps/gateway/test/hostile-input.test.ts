@@ -1,0 +1,191 @@
+// What a hostile or broken client does to the gateway over real sockets: an
+// oversized credential, an upload that stops halfway, a body the service
+// refuses before reading it. The service behind is built from the kit, so
+// its early refusals are the real ones.
+import { connect } from 'node:net';
+import { BOUNDS, type CallContext, type Principal } from '@msa/contracts';
+import {
+  closeServer,
+  createInternalSigner,
+  createMetrics,
+  createServiceApp,
+  createFailureLimiter,
+  createWindowLimiter,
+  finishServiceApp,
+  listen,
+  type Listening,
+} from '@msa/service-kit';
+import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+
+const BASE = 'http://api.test.local';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Milliseconds from the first byte written to the connection's close. */
+  elapsedMs: number;
+}
+
+/** Writes `head` (and `body` chunks, if any) and reads until the server closes the connection. */
+function exchange(port: number, head: string, writeBody?: (socket: ReturnType<typeof connect>) => void): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      // The server may close while we still write; the answer is what it sent before.
+      if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET') reject(err);
+    });
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [rawHead = '', ...rest] = text.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = rawHead.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n'), elapsedMs: Date.now() - started });
+    });
+    socket.write(head);
+    writeBody?.(socket);
+  });
+}
+
+/** The body of a chunked answer, de-chunked. */
+function dechunk(body: string): string {
+  let out = '';
+  let rest = body;
+  for (;;) {
+    const nl = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, nl), 16);
+    if (!size) return out;
+    out += rest.slice(nl + 2, nl + 2 + size);
+    rest = rest.slice(nl + 2 + size + 2);
+  }
+}
+
+function envelopeOf(answer: RawAnswer): { error: { code: string; status: number } } {
+  const body = answer.headers['transfer-encoding'] === 'chunked' ? dechunk(answer.body) : answer.body;
+  return JSON.parse(body) as { error: { code: string; status: number } };
+}
+
+describe('gateway under hostile input', () => {
+  let tr: TestRedis;
+  let upstream: Listening;
+  let gateway: Listening;
+  const keyLookups: string[] = [];
+  const upstreamBodies: unknown[] = [];
+
+  beforeAll(async () => {
+    tr = await createTestRedis('gateway-hostile');
+    const logger = testLogger('identity');
+    const service = createServiceApp({ service: 'identity', logger, publicBaseUrl: BASE, internalAuthSecret: TEST_INTERNAL_SECRET });
+    service.post('/v1/keys', (req, res) => {
+      upstreamBodies.push(req.body);
+      res.status(201).json({ ok: true });
+    });
+    upstream = await listen(finishServiceApp(service, { logger, publicBaseUrl: BASE }), 0, { host: '127.0.0.1', publicBaseUrl: BASE });
+    const app = createApp({
+      logger: testLogger('gateway'),
+      metrics: createMetrics('gateway'),
+      publicBaseUrl: BASE,
+      trustProxy: 'false',
+      upstreams: { catalog: upstream.url, shops: upstream.url, requests: upstream.url, identity: upstream.url, mcp: upstream.url },
+      upstreamTimeoutMs: 5_000,
+      clientBodyTimeoutMs: 300,
+      sign: createInternalSigner(TEST_INTERNAL_SECRET),
+      resolveKey: async (key: string, _ctx: CallContext): Promise<Principal | null> => {
+        keyLookups.push(key);
+        return null;
+      },
+      verifyToken: async () => {
+        throw new Error('no tokens in these tests');
+      },
+      limiters: {
+        principal: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:p`, policy: 'per-minute', points: 10_000, windowSeconds: 60 }),
+        anonymous: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:a`, policy: 'anonymous-per-minute', points: 10_000, windowSeconds: 60 }),
+        failedAuth: createFailureLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:f`, policy: 'failed-auth', points: 10_000, windowSeconds: 60 }),
+      },
+      docs: express.Router(),
+      ready: async () => undefined,
+    });
+    gateway = await listen(app, 0, { host: '127.0.0.1', publicBaseUrl: BASE });
+  });
+
+  afterAll(async () => {
+    if (gateway) await closeServer(gateway.server, { forceAfterMs: 100 });
+    if (upstream) await closeServer(upstream.server, { forceAfterMs: 100 });
+    await tr?.cleanup();
+  });
+
+  it('answers a too-long API key with 401 and WWW-Authenticate, and never asks identity', async () => {
+    const key = `msa_live_${'a'.repeat(BOUNDS.apiKeyMaxLength)}`;
+
+    const res = await fetch(`${gateway.url}/v1/products`, { headers: { authorization: `Bearer ${key}` } });
+
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('resource_metadata=');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+    expect(keyLookups).toEqual([]);
+  });
+
+  it('answers every key length from 201 to 4096 characters with 401, never 500', async () => {
+    for (const length of [201, 1_000, 4_096]) {
+      const res = await fetch(`${gateway.url}/v1/me`, { headers: { 'x-api-key': `msa_test_${'b'.repeat(length - 9)}` } });
+
+      expect(res.status, `length ${length}`).toBe(401);
+    }
+    expect(keyLookups).toEqual([]);
+  });
+
+  it('answers an upload that stops halfway with 408 request_timeout and closes the connection', async () => {
+    const head =
+      'POST /v1/keys HTTP/1.1\r\nHost: api.test.local\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n';
+
+    const answer = await exchange(gateway.port, head);
+
+    expect(answer.status).toBe(408);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers.connection).toBe('close');
+    expect(envelopeOf(answer).error).toMatchObject({ code: 'request_timeout', status: 408 });
+    expect(upstreamBodies).toEqual([]);
+  });
+
+  it.each([
+    ['16 kB chunks, slowly', 16 * 1024, 100, 'keep-alive'],
+    ['1 MB chunks at once', 1024 * 1024, 20, 'keep-alive'],
+    ['1 MB chunks at once, Connection: close', 1024 * 1024, 20, 'close'],
+  ])('relays a service refusing a streamed body early (415) as 415, not 502: %s', async (_name, chunkBytes, chunks, connection) => {
+    const head = `POST /v1/keys HTTP/1.1\r\nHost: api.test.local\r\nContent-Type: text/plain\r\nConnection: ${connection}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunk = 'x'.repeat(chunkBytes);
+
+    const answer = await exchange(gateway.port, head, (socket) => {
+      // Keeps sending after the service has answered; the gateway closes the connection.
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (socket.destroyed || sent++ >= chunks) {
+          clearInterval(timer);
+          if (!socket.destroyed) socket.end('0\r\n\r\n');
+          return;
+        }
+        socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      }, 5);
+    });
+
+    expect(answer.status).toBe(415);
+    expect(envelopeOf(answer).error).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+  });
+
+  it('still proxies a whole upload after those', async () => {
+    const res = await fetch(`${gateway.url}/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'after' }),
+    });
+
+    expect(res.status).toBe(201);
+    expect(upstreamBodies).toEqual([{ name: 'after' }]);
+  });
+});
