@@ -82,13 +82,15 @@ export function createMcpDispatcher(
   // createMcpHandler builds its per-request server from the Request it was
   // given; the caller's context travels with that Request object.
   const contexts = new WeakMap<Request, CallContext>();
-  const modern = createMcpHandler(
-    ({ requestInfo }) => {
-      const ctx = requestInfo ? contexts.get(requestInfo) : undefined;
-      if (!ctx) throw new Error('No call context for this MCP request');
-      return factory(ctx);
-    },
-    { legacy: 'reject', responseMode: 'json', onerror },
+  const modern = withoutJsonModeNotice(() =>
+    createMcpHandler(
+      ({ requestInfo }) => {
+        const ctx = requestInfo ? contexts.get(requestInfo) : undefined;
+        if (!ctx) throw new Error('No call context for this MCP request');
+        return factory(ctx);
+      },
+      { legacy: 'reject', responseMode: 'json', onerror },
+    ),
   );
 
   async function single(message: unknown, headers: McpHeaders, ctx: CallContext, signal?: AbortSignal): Promise<DispatchResult> {
@@ -153,4 +155,22 @@ export function createMcpDispatcher(
     dispatch: (body, headers, ctx, signal) => (Array.isArray(body) ? batch(body, headers, ctx, signal) : single(body, headers, ctx, signal)),
     close: () => modern.close(),
   };
+}
+
+/**
+ * The SDK tells the console, once per handler, that JSON responses drop
+ * mid-call notifications. This server sends none, and a plain line outside
+ * the JSON logs breaks every log pipeline; any other console output passes.
+ */
+function withoutJsonModeNotice<T>(build: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith("responseMode: 'json' drops mid-call notifications")) return;
+    warn(...args);
+  };
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
 }
