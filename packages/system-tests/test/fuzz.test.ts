@@ -108,7 +108,8 @@ describe('fuzzing the running system', () => {
   beforeAll(async () => {
     system = await startSystem({
       name: 'fuzz',
-      gatewayEnv: { RATE_LIMIT_ANON_PER_MINUTE: '1000000', RATE_LIMIT_PER_MINUTE: '1000000' },
+      // Limits high enough that the fuzz reaches the services, not only the limiters.
+      gatewayEnv: { RATE_LIMIT_ANON_PER_MINUTE: '1000000', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '1000000' },
     });
     apiKey = (await createKey(system.baseUrl, { mode: 'sandbox' })).api_key;
     doc = (await (await fetch(`${system.baseUrl}/openapi.json`)).json()) as Schema;
