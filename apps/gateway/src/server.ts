@@ -6,6 +6,7 @@ import {
   createLogger,
   createMetrics,
   createRedis,
+  redisTopologyOf,
   createFailureLimiter,
   createWindowLimiter,
   listen,
@@ -34,7 +35,7 @@ async function upstreamReady(name: string, url: string): Promise<void> {
 export async function startService(config: GatewayConfig, deps: GatewayServiceDeps = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const metrics = createMetrics('gateway');
-  const redis = createRedis(config.REDIS_URL, 'api', { logger, label: 'rate-limits' });
+  const redis = createRedis(redisTopologyOf(config), 'api', { logger, label: 'rate-limits' });
   const sign = createInternalSigner(config.INTERNAL_AUTH_SECRET);
   const identity = createIdentityClient({ baseUrl: config.IDENTITY_URL, sign, timeoutMs: 5_000 });
   const upstreams: Record<UpstreamName, string> = {

@@ -1,5 +1,5 @@
 import { LIMITS } from '@msa/contracts';
-import { createBackoffLimiter, createServiceApp, finishServiceApp, type Logger, type Metrics, type Redis } from '@msa/service-kit';
+import { createBackoffLimiter, createServiceApp, finishServiceApp, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
 import type { Express } from 'express';
 import { createReplaySeal } from './domain/replay-seal.js';
 import { signingKeyMaterial, type TokenKeys } from './domain/token-keys.js';
@@ -14,7 +14,7 @@ import { createCredentialStore } from './store/credential-store.js';
 
 export interface AppDeps {
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   /** REDIS_KEY_PREFIX; tests pass one of their own. */
   keyPrefix: string;
   publicBaseUrl: string;

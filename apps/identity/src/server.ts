@@ -2,10 +2,11 @@ import {
   createLogger,
   createMetrics,
   createRedis,
+  redisTopologyOf,
   listenWithAdmin,
   type Logger,
   type Metrics,
-  type Redis,
+  type RedisClient,
   type RunningService,
 } from '@msa/service-kit';
 import { createApp } from './app.js';
@@ -15,13 +16,13 @@ import { createTokenKeys } from './domain/token-keys.js';
 export interface ServiceDeps {
   logger?: Logger;
   /** A connection the caller owns (and closes); otherwise one is opened from REDIS_URL. */
-  redis?: Redis;
+  redis?: RedisClient;
   metrics?: Metrics;
 }
 
 export async function startService(config: IdentityConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'identity', level: config.LOG_LEVEL });
-  const redis = deps.redis ?? createRedis(config.REDIS_URL, 'api', { logger, label: 'store' });
+  const redis = deps.redis ?? createRedis(redisTopologyOf(config), 'api', { logger, label: 'store' });
   const tokenKeys = createTokenKeys(
     { privateKeyPem: config.TOKEN_SIGNING_KEY, kid: config.TOKEN_SIGNING_KID },
     config.TOKEN_VERIFY_KEYS,

@@ -1,5 +1,5 @@
 import { LIMITS } from '@msa/contracts';
-import { CommonEnv, RedisEnv } from '@msa/service-kit';
+import { CommonEnv, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
 import { parseCidrList } from './logos/address-policy.js';
 
@@ -66,6 +66,7 @@ export const IntakeWorkerEnv = CommonEnv.omit({ INTERNAL_AUTH_SECRET: true })
     if (Boolean(env.ADMIN_USER) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set ADMIN_USER and ADMIN_PASSWORD together' });
     }
+    queuePrefixRule(env, ctx);
   });
 export type IntakeWorkerConfig = z.infer<typeof IntakeWorkerEnv>;
 
@@ -75,7 +76,7 @@ export function mailboxAddress(mailbox: string): string {
 }
 
 /** What the operator commands (`list`, `retry-failed`) read: only where the data is. */
-export const IntakeCliEnv = RedisEnv.extend({ QUEUE_PREFIX: QueuePrefix });
+export const IntakeCliEnv = RedisEnv.extend({ QUEUE_PREFIX: QueuePrefix }).superRefine(queuePrefixRule);
 export type IntakeCliConfig = z.infer<typeof IntakeCliEnv>;
 
 function isCidrList(value: string): boolean {

@@ -4,11 +4,12 @@ import {
   createLogger,
   createMetrics,
   createRedis,
+  redisTopologyOf,
   listen,
   pingRedis,
   throttledLog,
   type Logger,
-  type Redis,
+  type RedisClient,
   type RunningService,
 } from '@msa/service-kit';
 import { Queue, type Worker } from 'bullmq';
@@ -48,7 +49,7 @@ export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
 export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps = {}): Promise<RunningIntakeWorker> {
   const logger = deps.logger ?? createLogger({ service: 'intake-worker', level: config.LOG_LEVEL });
   const queueUi = config.ADMIN_USER && config.ADMIN_PASSWORD ? (await import('./queue-ui.js')).createQueueUi : null;
-  const redis = createRedis(config.REDIS_URL, 'worker', { logger });
+  const redis = createRedis(redisTopologyOf(config), 'worker', { logger });
   const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   const queueError = throttledLog(logger, 'error', 'intake queue error');
   queue.on('error', (err) => queueError({ err }));
@@ -148,7 +149,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   };
 }
 
-async function shutdown(worker: Worker, queue: Queue, mailer: Mailer, redis: Redis): Promise<void> {
+async function shutdown(worker: Worker, queue: Queue, mailer: Mailer, redis: RedisClient): Promise<void> {
   await worker.close();
   await queue.close();
   mailer.close();

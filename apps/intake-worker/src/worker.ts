@@ -1,12 +1,12 @@
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
-import { throttledLog, type Logger, type Redis } from '@msa/service-kit';
+import { throttledLog, type Logger, type RedisClient } from '@msa/service-kit';
 import { Worker, type Job } from 'bullmq';
 import type { Counter } from 'prom-client';
 import type { IntakeOutcome } from './intake/run-intake.js';
 import { traceFields } from './intake/trace-fields.js';
 
 export interface IntakeWorkerOptions {
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   concurrency: number;
   lockDuration: number;

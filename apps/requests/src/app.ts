@@ -1,6 +1,6 @@
 import { createServiceApp, finishServiceApp, pingRedis, type Logger, type Metrics } from '@msa/service-kit';
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@msa/service-kit';
 import type { ProductCatalog } from './catalog/product-catalog.js';
 import type { IntakeQueue } from './intake/intake-queue.js';
 import { shopRequestRoutes, type ShopRequestCounters } from './routes/shop-request-routes.js';
@@ -12,7 +12,7 @@ export interface AppDeps {
   publicBaseUrl: string;
   internalAuthSecret: string;
   /** For idempotency records and /readyz. */
-  redis: Redis;
+  redis: RedisClient;
   keyPrefix: string;
   store: ShopRequestStore;
   quotas: ShopRequestQuotas;

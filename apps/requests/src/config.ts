@@ -1,4 +1,4 @@
-import { CommonEnv, IdempotencyLockSeconds, RedisEnv } from '@msa/service-kit';
+import { CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
 
 export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
@@ -30,5 +30,5 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
     .default(30_000)
     .describe('Pending shop requests younger than this are left to their own POST; older ones are queued, or refunded when never stored'),
   IDEMPOTENCY_LOCK_SECONDS: IdempotencyLockSeconds,
-});
+}).superRefine(queuePrefixRule);
 export type RequestsConfig = z.infer<typeof RequestsEnv>;

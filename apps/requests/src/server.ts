@@ -4,11 +4,12 @@ import {
   createLogger,
   createMetrics,
   createRedis,
+  redisTopologyOf,
   listenWithAdmin,
   type Logger,
+  type RedisClient,
   type RunningService,
 } from '@msa/service-kit';
-import type { Redis } from 'ioredis';
 import { createApp, createShopRequestCounters } from './app.js';
 import { createProductCatalog } from './catalog/product-catalog.js';
 import type { RequestsConfig } from './config.js';
@@ -23,7 +24,7 @@ export interface ServiceDeps {
   logger?: Logger;
 }
 
-async function quit(redis: Redis): Promise<void> {
+async function quit(redis: RedisClient): Promise<void> {
   try {
     await redis.quit();
   } catch {
@@ -34,10 +35,10 @@ async function quit(redis: Redis): Promise<void> {
 /** Builds the requests service, starts its reconciler and listens on REQUESTS_PORT and REQUESTS_ADMIN_PORT (0 = a free port, for tests). */
 export async function startService(config: RequestsConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'requests', level: config.LOG_LEVEL });
-  const redis = createRedis(config.REDIS_URL, 'api', { logger, label: 'store' });
+  const redis = createRedis(redisTopologyOf(config), 'api', { logger, label: 'store' });
   // BullMQ keeps its own connection; sharing one would let queue traffic and
   // request traffic stall each other, and the queue never closes it.
-  const queueRedis = createRedis(config.REDIS_URL, 'api', { logger, label: 'queue' });
+  const queueRedis = createRedis(redisTopologyOf(config), 'api', { logger, label: 'queue' });
 
   const metrics = createMetrics('requests');
   const counters = createShopRequestCounters(metrics);

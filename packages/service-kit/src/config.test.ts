@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CommonEnv, ConfigError, RedisEnv, describeEnv, loadConfig } from './config.js';
+import { CommonEnv, ConfigError, RedisEnv, describeEnv, loadConfig, queuePrefixRule, redisTopologyOf } from './config.js';
 
 const SECRET = 's'.repeat(32);
 const ServiceEnv = CommonEnv.extend(RedisEnv.shape).extend({
@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       SHUTDOWN_DEADLINE_MS: 10_000,
       REDIS_URL: 'redis://127.0.0.1:6379',
       REDIS_KEY_PREFIX: 'msa:',
+      REDIS_TLS: false,
       SHOPS_PORT: 8082,
     });
   });
@@ -100,5 +101,79 @@ describe('describeEnv', () => {
 
     expect(rows).toContainEqual({ name: 'SHOPS_PORT', description: 'HTTP port', default: 8082 });
     expect(rows).toContainEqual(expect.objectContaining({ name: 'INTERNAL_AUTH_SECRET', default: undefined }));
+  });
+});
+
+describe('redisTopologyOf', () => {
+  const topology = (env: Record<string, string>) => redisTopologyOf(loadConfig(RedisEnv, env));
+
+  it('is a single node from REDIS_URL when nothing else is set', () => {
+    expect(topology({ REDIS_URL: 'redis://cache:6380' })).toEqual({ kind: 'single', url: 'redis://cache:6380', tls: false });
+  });
+
+  it('is a Cluster of the seed nodes in REDIS_CLUSTER_NODES, with credentials, TLS and a NAT map', () => {
+    expect(
+      topology({
+        REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-1.internal:7001,[::1]:7002',
+        REDIS_USERNAME: 'msa',
+        REDIS_PASSWORD: 'pw',
+        REDIS_TLS: 'true',
+        REDIS_NAT_MAP: '10.0.0.1:7000=redis-0.example.org:17000',
+      }),
+    ).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-1.internal', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      natMap: { '10.0.0.1:7000': { host: 'redis-0.example.org', port: 17000 } },
+      username: 'msa',
+      password: 'pw',
+      tls: true,
+    });
+  });
+
+  it('follows the master a Sentinel group names', () => {
+    expect(topology({ REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'msa', REDIS_SENTINEL_PASSWORD: 'spw' })).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      name: 'msa',
+      sentinelPassword: 'spw',
+      tls: false,
+    });
+  });
+
+  it.each([
+    [{ REDIS_CLUSTER_NODES: 'a:1', REDIS_SENTINELS: 'b:2', REDIS_SENTINEL_NAME: 'm' }, 'REDIS_CLUSTER_NODES and REDIS_SENTINELS'],
+    [{ REDIS_SENTINELS: 'b:2' }, 'REDIS_SENTINEL_NAME'],
+  ])('refuses contradicting or incomplete variables, naming them (%o)', (env, named) => {
+    expect(() => topology(env)).toThrow(named);
+  });
+
+  it.each([
+    ['REDIS_CLUSTER_NODES', 'redis-0'],
+    ['REDIS_SENTINELS', 'a:1,b'],
+    ['REDIS_NAT_MAP', '10.0.0.1:7000'],
+    ['REDIS_KEY_PREFIX', 'msa:{x}:'],
+    ['REDIS_TLS', 'yes'],
+  ])('names %s when its value is malformed', (name, value) => {
+    expect(() => loadConfig(RedisEnv, { [name]: value })).toThrow(name);
+  });
+});
+
+describe('queuePrefixRule', () => {
+  const QueueEnv = RedisEnv.extend({ QUEUE_PREFIX: z.string().default('{intake}') }).superRefine(queuePrefixRule);
+
+  it('refuses a QUEUE_PREFIX without a hash tag on a Cluster, naming the variable', () => {
+    expect(() => loadConfig(QueueEnv, { REDIS_CLUSTER_NODES: 'a:7000', QUEUE_PREFIX: 'intake' })).toThrow(/QUEUE_PREFIX: .*hash tag/);
+  });
+
+  it('accepts a tagged prefix on a Cluster and any prefix on one node', () => {
+    expect(loadConfig(QueueEnv, { REDIS_CLUSTER_NODES: 'a:7000', QUEUE_PREFIX: 'prod:{intake}' }).QUEUE_PREFIX).toBe('prod:{intake}');
+    expect(loadConfig(QueueEnv, { QUEUE_PREFIX: 'intake' }).QUEUE_PREFIX).toBe('intake');
   });
 });

@@ -20,10 +20,116 @@ export const CommonEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional().describe('OTLP/HTTP collector base URL; when set, traces are exported (startTelemetry)'),
 });
 
+const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9._-]+):\d{1,5}$/;
+const hostPortList = (what: string) =>
+  z
+    .string()
+    .refine((v) => v.split(',').every((p) => HOST_PORT.test(p.trim())), `must be ${what} as host:port,host:port,…`)
+    .optional();
+
+/**
+ * Where Redis is: one node (`REDIS_URL`), a Cluster (`REDIS_CLUSTER_NODES`)
+ * or a Sentinel-watched master (`REDIS_SENTINELS` + `REDIS_SENTINEL_NAME`).
+ * `redisTopologyOf(config)` turns these into what `createRedis` takes.
+ */
 export const RedisEnv = z.object({
-  REDIS_URL: z.url().default('redis://127.0.0.1:6379').describe('Redis connection string'),
-  REDIS_KEY_PREFIX: z.string().default('msa:').describe('Prefix of every Redis key this deployment writes'),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379').describe('Redis connection string of a single node (redis:// or rediss://); ignored when REDIS_CLUSTER_NODES or REDIS_SENTINELS is set'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[^{}]*$/, 'must not contain { or }: keys put their own hash tag after it')
+    .default('msa:')
+    .describe('Prefix of every Redis key this deployment writes'),
+  REDIS_CLUSTER_NODES: hostPortList('Redis Cluster seed nodes').describe('Redis Cluster seed nodes (host:port,…); when set, every client speaks Cluster'),
+  REDIS_SENTINELS: hostPortList('Redis Sentinels').describe('Redis Sentinels (host:port,…); with REDIS_SENTINEL_NAME, clients follow the master they name'),
+  REDIS_SENTINEL_NAME: z.string().min(1).optional().describe('Name of the master the Sentinels watch'),
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional().describe('Password of the Sentinels themselves, when they require one'),
+  REDIS_USERNAME: z.string().min(1).optional().describe('Redis ACL user (every node; a username in REDIS_URL wins)'),
+  REDIS_PASSWORD: z.string().min(1).optional().describe('Redis password (every node; a password in REDIS_URL wins)'),
+  REDIS_TLS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('Speak TLS to every Redis node (a rediss:// REDIS_URL does so too)'),
+  REDIS_NAT_MAP: z
+    .string()
+    .refine((v) => v.split(',').every((p) => /^[^=]+:\d+=[^=]+:\d+$/.test(p.trim())), 'must be announced=reachable pairs as host:port=host:port,…')
+    .optional()
+    .describe('Cluster only: addresses the nodes announce mapped to addresses this service reaches (host:port=host:port,…), for managed or NATed clusters'),
 });
+export type RedisConfig = z.infer<typeof RedisEnv>;
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+export interface RedisAuth {
+  username?: string;
+  password?: string;
+  tls: boolean;
+}
+
+export type RedisTopology =
+  | ({ kind: 'single'; url: string } & RedisAuth)
+  | ({ kind: 'cluster'; nodes: HostPort[]; natMap?: Record<string, HostPort> } & RedisAuth)
+  | ({ kind: 'sentinel'; sentinels: HostPort[]; name: string; sentinelPassword?: string } & RedisAuth);
+
+function hostPorts(list: string): HostPort[] {
+  return list.split(',').map((entry) => {
+    const p = entry.trim();
+    const i = p.lastIndexOf(':');
+    return { host: p.slice(0, i).replace(/^\[(.*)\]$/, '$1'), port: Number(p.slice(i + 1)) };
+  });
+}
+
+/** The topology a service's Redis variables describe; throws a ConfigError when they contradict each other. */
+export function redisTopologyOf(config: RedisConfig): RedisTopology {
+  const auth: RedisAuth = {
+    tls: config.REDIS_TLS,
+    ...(config.REDIS_USERNAME ? { username: config.REDIS_USERNAME } : {}),
+    ...(config.REDIS_PASSWORD ? { password: config.REDIS_PASSWORD } : {}),
+  };
+  if (config.REDIS_CLUSTER_NODES && config.REDIS_SENTINELS) {
+    throw new ConfigError(['REDIS_CLUSTER_NODES and REDIS_SENTINELS: set one of them, not both']);
+  }
+  if (config.REDIS_CLUSTER_NODES) {
+    const natMap = config.REDIS_NAT_MAP
+      ? Object.fromEntries(
+          config.REDIS_NAT_MAP.split(',').map((pair) => {
+            const [from, to] = pair.trim().split('=') as [string, string];
+            return [from, hostPorts(to)[0]!];
+          }),
+        )
+      : undefined;
+    return { kind: 'cluster', nodes: hostPorts(config.REDIS_CLUSTER_NODES), ...(natMap ? { natMap } : {}), ...auth };
+  }
+  if (config.REDIS_SENTINELS) {
+    if (!config.REDIS_SENTINEL_NAME) throw new ConfigError(['REDIS_SENTINEL_NAME: required with REDIS_SENTINELS']);
+    return {
+      kind: 'sentinel',
+      sentinels: hostPorts(config.REDIS_SENTINELS),
+      name: config.REDIS_SENTINEL_NAME,
+      ...(config.REDIS_SENTINEL_PASSWORD ? { sentinelPassword: config.REDIS_SENTINEL_PASSWORD } : {}),
+      ...auth,
+    };
+  }
+  return { kind: 'single', url: config.REDIS_URL, ...auth };
+}
+
+/**
+ * BullMQ keeps a queue's keys together only under a `{…}` hash tag: on a
+ * Cluster a prefix without one fails at the first multi-key script. For
+ * `.superRefine()` of an env schema that has QUEUE_PREFIX.
+ */
+export function queuePrefixRule(config: { REDIS_CLUSTER_NODES?: string | undefined; QUEUE_PREFIX: string }, ctx: z.RefinementCtx): void {
+  if (config.REDIS_CLUSTER_NODES && !/\{[^{}]+\}/.test(config.QUEUE_PREFIX)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['QUEUE_PREFIX'],
+      message: `'${config.QUEUE_PREFIX}' has no {…} hash tag, which Redis Cluster needs (e.g. {intake})`,
+    });
+  }
+}
 
 /** For services with Idempotency-Key support; see idempotency.ts. */
 export const IdempotencyLockSeconds = z.coerce

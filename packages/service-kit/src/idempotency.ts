@@ -11,7 +11,7 @@
 // the bound resource id to reuse.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { appError } from './errors.js';
 
 /** How long a request in progress holds its key: a crashed holder makes retries wait this long. */
@@ -47,7 +47,7 @@ export interface RecoverArgs {
 }
 
 export interface IdempotencyOptions {
-  redis: Redis;
+  redis: RedisClient;
   keyPrefix: string;
   /** Whose key space this is (the principal, or the client IP when anonymous). */
   scope: (req: Request) => string;
@@ -138,7 +138,7 @@ interface Keys {
   lock: string;
 }
 
-async function write(redis: Redis, keys: Keys, lock: string, record: string | null, ttlSeconds: number, release: boolean): Promise<boolean> {
+async function write(redis: RedisClient, keys: Keys, lock: string, record: string | null, ttlSeconds: number, release: boolean): Promise<boolean> {
   return (await redis.eval(WRITE, 2, keys.record, keys.lock, lock, record ?? '', String(ttlSeconds), release ? '1' : '0')) === 1;
 }
 
@@ -223,7 +223,7 @@ interface TrackOptions {
 }
 
 /** Offers the handler its bind(), captures the response body and stores it as the key's outcome once sent. */
-function track(req: Request, res: Response, redis: Redis, keys: Keys, lock: string, hash: string, opts: TrackOptions) {
+function track(req: Request, res: Response, redis: RedisClient, keys: Keys, lock: string, hash: string, opts: TrackOptions) {
   const seal = (body: string) => (opts.bodyCodec ? opts.bodyCodec.seal(body, opts.header) : body);
   const handle: IdempotencyHandle = {
     ...(opts.resource ? { resource: opts.resource } : {}),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { appError, type AppError } from './errors.js';
 
@@ -47,7 +47,7 @@ export function utcDay(now = new Date()): string {
 }
 
 export interface WindowLimiterOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Key prefix; keys become `<prefix>:<key>`. */
   keyPrefix: string;
   policy: string;
@@ -184,7 +184,7 @@ export function createFailureLimiter({ redis, keyPrefix, policy, points, windowS
 export type FailureLimiter = ReturnType<typeof createFailureLimiter>;
 
 export interface BackoffLimiterOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Key prefix; keys become `<prefix>:fails:<key>` and `<prefix>:block:<key>`. */
   keyPrefix: string;
   policy: string;

@@ -1,7 +1,12 @@
-import { Redis, ReplyError, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, ReplyError, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { RedisTopology } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 
 export type { Redis } from 'ioredis';
+export { Cluster } from 'ioredis';
+
+/** A client of any topology: one node or Sentinel-followed (`Redis`), or a `Cluster`. */
+export type RedisClient = Redis | Cluster;
 
 export type RedisRole = 'api' | 'worker';
 
@@ -26,16 +31,61 @@ let fallbackLogger: Logger | undefined;
  * hung request; `worker` connections wait outages out, as BullMQ requires.
  * Every client logs its connection errors through pino, rate-limited.
  */
-export function createRedis(url: string, role: RedisRole = 'api', extra: CreateRedisOptions = {}): Redis {
+export function createRedis(target: string | Exclude<RedisTopology, { kind: 'cluster' }>, role?: RedisRole, extra?: CreateRedisOptions): Redis;
+export function createRedis(target: RedisTopology | string, role?: RedisRole, extra?: CreateRedisOptions): RedisClient;
+export function createRedis(target: RedisTopology | string, role: RedisRole = 'api', extra: CreateRedisOptions = {}): RedisClient {
   const { logger, label, ...options } = extra;
+  const topology: RedisTopology = typeof target === 'string' ? { kind: 'single', url: target, tls: false } : target;
   const base: RedisOptions =
     role === 'worker'
       ? { maxRetriesPerRequest: null, enableReadyCheck: true }
-      : { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5_000 };
-  const redis = new Redis(url, { ...base, ...options });
+      : // A command waits at most this long for a node, whatever the topology is doing.
+        { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5_000, commandTimeout: 5_000 };
+  const auth: RedisOptions = {
+    ...(topology.username ? { username: topology.username } : {}),
+    ...(topology.password ? { password: topology.password } : {}),
+    ...(topology.tls ? { tls: {} } : {}),
+  };
+  let client: RedisClient;
+  switch (topology.kind) {
+    case 'single':
+      // Credentials in the URL win over REDIS_USERNAME/REDIS_PASSWORD.
+      client = new Redis(topology.url, { ...base, ...auth, ...options });
+      break;
+    case 'sentinel':
+      client = new Redis({
+        ...base,
+        ...auth,
+        sentinels: topology.sentinels,
+        name: topology.name,
+        ...(topology.sentinelPassword ? { sentinelPassword: topology.sentinelPassword } : {}),
+        ...(topology.tls ? { enableTLSForSentinelMode: true } : {}),
+        ...options,
+      });
+      break;
+    case 'cluster': {
+      const { enableOfflineQueue, ...nodeOptions } = { ...base, ...auth, ...options };
+      const clusterOptions: ClusterOptions = {
+        redisOptions: nodeOptions,
+        enableOfflineQueue: enableOfflineQueue ?? true,
+        // A failover moves slots: retry on MOVED/TRYAGAIN/CLUSTERDOWN briefly, never forever.
+        retryDelayOnFailover: 200,
+        retryDelayOnClusterDown: 300,
+        retryDelayOnTryAgain: 200,
+        maxRedirections: 16,
+        slotsRefreshTimeout: 2_000,
+        clusterRetryStrategy: (times) => Math.min(100 * 2 ** times, 5_000),
+        ...(topology.natMap ? { natMap: topology.natMap } : {}),
+        // Managed TLS clusters announce names the certificates are issued for.
+        ...(topology.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
+      };
+      client = new Cluster(topology.nodes, clusterOptions);
+      break;
+    }
+  }
   const log = logger ?? (fallbackLogger ??= createLogger({ service: 'redis' }));
-  logRedisConnectionErrors(redis, log, label ?? role);
-  return redis;
+  logRedisConnectionErrors(client, log, label ?? role);
+  return client;
 }
 
 /**
@@ -43,13 +93,20 @@ export function createRedis(url: string, role: RedisRole = 'api', extra: CreateR
  * then at most one per interval with the count of those left out, and one
  * line when the connection is back.
  */
-export function logRedisConnectionErrors(redis: Redis, logger: Logger, label: string, intervalMs = REDIS_ERROR_LOG_INTERVAL_MS): void {
+export function logRedisConnectionErrors(redis: RedisClient, logger: Logger, label: string, intervalMs = REDIS_ERROR_LOG_INTERVAL_MS): void {
   const errors = throttledLog(logger, 'warn', 'redis connection error', intervalMs);
   let failing = false;
   redis.on('error', (err: Error) => {
     failing = true;
     errors({ err, connection: label });
   });
+  // A Cluster also reports each node's trouble on its own.
+  if (redis instanceof Cluster) {
+    redis.on('node error', (err: Error, node: string) => {
+      failing = true;
+      errors({ err, connection: label, node });
+    });
+  }
   redis.on('ready', () => {
     if (!failing) return;
     failing = false;
@@ -123,8 +180,37 @@ export function isRedisUnavailable(err: unknown): boolean {
   return false;
 }
 
-/** Resolves when Redis answers PING; for /readyz. */
-export async function pingRedis(redis: Redis): Promise<void> {
-  const pong = await redis.ping();
+const READY_TIMEOUT_MS = 2_000;
+
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Resolves when Redis can serve this client; for /readyz. On a Cluster that
+ * is: the cluster says its state is ok, and every master this client routes
+ * to answers PING, so a service never calls itself ready while the slots it
+ * needs are on a node it cannot reach.
+ */
+export async function pingRedis(redis: RedisClient): Promise<void> {
+  if (redis instanceof Cluster) {
+    const info = String(await within(redis.cluster('INFO'), 'CLUSTER INFO'));
+    const state = /cluster_state:(\w+)/.exec(info)?.[1];
+    if (state !== 'ok') throw new Error(`cluster state is ${state ?? 'unknown'}`);
+    const masters = redis.nodes('master');
+    if (masters.length === 0) throw new Error('no master known');
+    await Promise.all(
+      masters.map(async (node) => {
+        const pong = await within(node.ping(), `master ${node.options.host}:${node.options.port}`);
+        if (pong !== 'PONG') throw new Error(`unexpected PING answer: ${pong}`);
+      }),
+    );
+    return;
+  }
+  const pong = await within(redis.ping(), 'Redis');
   if (pong !== 'PONG') throw new Error(`unexpected PING answer: ${pong}`);
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Router } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, createServiceApp, finishServiceApp, isRedisUnavailable, type Redis } from '../src/index.js';
+import { createRedis, createServiceApp, finishServiceApp, isRedisUnavailable, type RedisClient } from '../src/index.js';
 import { BASE_URL, captureLogs, createTestRedis, type TestRedis } from './support.js';
 
 async function closedRedisUrl(): Promise<string> {
@@ -24,7 +24,7 @@ const rejection = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => 
 
 describe('a Redis that cannot be reached', () => {
   let url: string;
-  const clients: Redis[] = [];
+  const clients: RedisClient[] = [];
   const client = (...args: Parameters<typeof createRedis>) => {
     const c = createRedis(...args);
     clients.push(c);

@@ -1,5 +1,5 @@
 import { LIMITS } from '@msa/contracts';
-import { createDailyQuota, rateLimitedError, setRateLimitHeaders, type Redis, type Reservation } from '@msa/service-kit';
+import { createDailyQuota, rateLimitedError, setRateLimitHeaders, type RedisClient, type Reservation } from '@msa/service-kit';
 import type { Request, Response } from 'express';
 
 export const CREDENTIAL_QUOTA_POLICY = 'credentials-day';
@@ -9,7 +9,7 @@ export const CREDENTIAL_QUOTA_POLICY = 'credentials-day';
  * (spec §8). Only accepted creations count: the caller refunds its
  * reservation when the creation fails.
  */
-export function createCredentialQuota(redis: Redis, keyPrefix: string) {
+export function createCredentialQuota(redis: RedisClient, keyPrefix: string) {
   const quota = createDailyQuota({
     redis,
     keyPrefix: `${keyPrefix}quota:credentials`,

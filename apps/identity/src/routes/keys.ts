@@ -6,7 +6,7 @@ import {
   methodNotAllowed,
   parseOr,
   type IdempotencyBodyCodec,
-  type Redis,
+  type RedisClient,
 } from '@msa/service-kit';
 import { Router } from 'express';
 import { createCredentials, type CreatedCredentials } from '../domain/create-credentials.js';
@@ -23,7 +23,7 @@ export const KEY_LIMITS = {
 };
 
 export interface KeyIdempotency {
-  redis: Redis;
+  redis: RedisClient;
   keyPrefix: string;
   /** Seals stored responses: they carry the new secrets. */
   bodyCodec: IdempotencyBodyCodec;

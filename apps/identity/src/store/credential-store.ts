@@ -7,7 +7,7 @@
 // whose secret nobody was shown; the reverse order could leave an index
 // pointing at nothing. A failed index write removes the record again.
 import { Mode, Scope } from '@msa/contracts';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@msa/service-kit';
 import { z } from 'zod';
 
 export const CredentialRecord = z.object({
@@ -51,7 +51,7 @@ function fromHash(fields: Record<string, string>): CredentialRecord | null {
   return parsed.success ? parsed.data : null;
 }
 
-export function createCredentialStore(redis: Redis, prefix: string): CredentialStore {
+export function createCredentialStore(redis: RedisClient, prefix: string): CredentialStore {
   // The hash tag keeps everything later stored per principal in one slot.
   const recordKey = (clientId: string) => `${prefix}cred:{${clientId}}`;
   const indexKey = (apiKeyHash: string) => `${prefix}cred-key:${apiKeyHash}`;

@@ -3,7 +3,7 @@
  *   pnpm --filter @msa/intake-worker run list [--count N] [--json]
  */
 import { parseArgs } from 'node:util';
-import { createLogger, createRedis, loadConfig } from '@msa/service-kit';
+import { createLogger, createRedis, redisTopologyOf, loadConfig } from '@msa/service-kit';
 import { IntakeCliEnv } from '../config.js';
 import { createIntakeStore } from '../store/intake-store.js';
 
@@ -22,7 +22,7 @@ if (!Number.isInteger(count) || count < 1) {
 const config = loadConfig(IntakeCliEnv);
 // Diagnostics go to stderr as JSON, so they never mix with the list on stdout.
 const logger = createLogger({ service: 'intake-list', level: 'warn', destination: process.stderr });
-const redis = createRedis(config.REDIS_URL, 'api', { logger });
+const redis = createRedis(redisTopologyOf(config), 'api', { logger });
 try {
   const entries = await createIntakeStore(redis, config.REDIS_KEY_PREFIX).readList(count);
   if (values.json) {

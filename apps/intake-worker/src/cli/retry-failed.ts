@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { INTAKE_QUEUE } from '@msa/contracts';
-import { createLogger, createRedis, loadConfig } from '@msa/service-kit';
+import { createLogger, createRedis, redisTopologyOf, loadConfig } from '@msa/service-kit';
 import { Queue } from 'bullmq';
 import { IntakeCliEnv, type IntakeCliConfig } from '../config.js';
 
@@ -25,7 +25,7 @@ if (!Number.isInteger(count) || count < 1) {
 const config: IntakeCliConfig = loadConfig(IntakeCliEnv);
 // Diagnostics go to stderr as JSON, so they never mix with the report on stdout.
 const logger = createLogger({ service: 'intake-retry-failed', level: 'warn', destination: process.stderr });
-const redis = createRedis(config.REDIS_URL, 'worker', { logger });
+const redis = createRedis(redisTopologyOf(config), 'worker', { logger });
 const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
 queue.on('error', (err) => logger.error({ err }, 'intake queue error'));
 try {

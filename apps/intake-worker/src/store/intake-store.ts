@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { INTAKE_LIST_STREAM } from '@msa/contracts';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@msa/service-kit';
 
 export type Step = 'logos' | 'operator' | 'contact' | 'list';
 
@@ -78,7 +78,7 @@ type ScriptArg = string | number | Buffer;
 /** EVALSHA, falling back to EVAL once after a Redis restart or failover forgot the script. */
 function script(lua: string) {
   const sha = createHash('sha1').update(lua).digest('hex');
-  return async (redis: Redis, keys: string[], args: ScriptArg[]): Promise<unknown> => {
+  return async (redis: RedisClient, keys: string[], args: ScriptArg[]): Promise<unknown> => {
     try {
       return await redis.evalsha(sha, keys.length, ...keys, ...args);
     } catch (err) {
@@ -113,7 +113,7 @@ export interface IntakeStore {
   readList(count: number): Promise<{ id: string; fields: Record<string, string> }[]>;
 }
 
-export function createIntakeStore(redis: Redis, keyPrefix: string): IntakeStore {
+export function createIntakeStore(redis: RedisClient, keyPrefix: string): IntakeStore {
   const stepsKey = (id: string) => `${keyPrefix}intake:steps:{${id}}`;
   const logosKey = (id: string) => `${keyPrefix}intake:logos:{${id}}`;
   const listKey = `${keyPrefix}${INTAKE_LIST_STREAM}`;

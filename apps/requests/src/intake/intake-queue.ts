@@ -4,7 +4,7 @@
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
 import { throttledLog, type Logger } from '@msa/service-kit';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@msa/service-kit';
 
 /** An enqueue that has not answered by then is treated as failed; the reconciler retries it. */
 const ENQUEUE_TIMEOUT_MS = 5_000;
@@ -16,7 +16,7 @@ export interface IntakeQueue {
 
 export interface IntakeQueueOptions {
   /** A connection of its own (`createRedis(url, 'api')`): fails fast, and the queue never closes it. */
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   attempts: number;
   backoffMs: number;

@@ -20,7 +20,7 @@ import {
   type Reservation,
 } from '@msa/service-kit';
 import { Router, type RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@msa/service-kit';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
 import { createProductIndex } from '../domain/product-index.js';
 import { buildShopRequestResult, unknownProductsInRawBody } from '../domain/shop-request-result.js';
@@ -38,7 +38,7 @@ export interface ShopRequestCounters {
 }
 
 export interface ShopRequestRoutesDeps {
-  redis: Redis;
+  redis: RedisClient;
   keyPrefix: string;
   store: ShopRequestStore;
   quotas: ShopRequestQuotas;

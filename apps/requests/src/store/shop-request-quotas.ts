@@ -1,6 +1,6 @@
 import { LIMITS } from '@msa/contracts';
 import { createDailyQuota, type DailyQuota } from '@msa/service-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@msa/service-kit';
 
 /** Accepted shop requests per UTC day: live ones per principal, sandbox ones per principal or per IP. */
 export interface ShopRequestQuotas {
@@ -8,7 +8,7 @@ export interface ShopRequestQuotas {
   sandbox: DailyQuota;
 }
 
-export function createShopRequestQuotas(redis: Redis, prefix: string): ShopRequestQuotas {
+export function createShopRequestQuotas(redis: RedisClient, prefix: string): ShopRequestQuotas {
   return {
     live: createDailyQuota({
       redis,

@@ -2,7 +2,7 @@
 // live requests that are stored but not yet on the intake queue. This file is
 // the only code that knows the key names.
 import { ShopRequestBody, ShopRequestResult } from '@msa/contracts';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@msa/service-kit';
 import { z } from 'zod';
 
 /** `pending`: live, not yet queued. `queued`: handed to the intake queue. `none`: sandbox, never queued. */
@@ -54,7 +54,7 @@ const DROP_UNSTORED_CLAIM = `if redis.call('HEXISTS', KEYS[1], 'result') == 0 th
 /** How long the claim of a request that was never stored is kept for the reconciler. */
 const CLAIM_TTL_SECONDS = 2 * 24 * 3600;
 
-export function createShopRequestStore(redis: Redis, prefix: string): ShopRequestStore {
+export function createShopRequestStore(redis: RedisClient, prefix: string): ShopRequestStore {
   const recordKey = (id: string) => `${prefix}shop-request:${id}`;
   const pendingKey = `${prefix}shop-requests:pending`;
 
