@@ -214,3 +214,25 @@ export async function pingRedis(redis: RedisClient): Promise<void> {
   const pong = await within(redis.ping(), 'Redis');
   if (pong !== 'PONG') throw new Error(`unexpected PING answer: ${pong}`);
 }
+
+/**
+ * Deletes every key matching `pattern`. On a Cluster each master is scanned
+ * on its own and keys are unlinked one by one: a multi-key DEL across slots
+ * is refused there (CROSSSLOT).
+ */
+export async function deleteByPattern(redis: RedisClient, pattern: string): Promise<number> {
+  const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
+  let deleted = 0;
+  for (const node of nodes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length === 0) continue;
+      if (redis instanceof Cluster) await node.pipeline(keys.map((key) => ['unlink', key])).exec();
+      else await node.unlink(...keys);
+      deleted += keys.length;
+    } while (cursor !== '0');
+  }
+  return deleted;
+}

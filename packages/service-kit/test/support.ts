@@ -3,7 +3,7 @@
 // (service-kit cannot use test-kit, which depends on it.)
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createLogger, type Logger } from '../src/index.js';
+import { createLogger, deleteByPattern, type Logger } from '../src/index.js';
 
 export interface TestRedis {
   redis: Redis;
@@ -28,12 +28,7 @@ export async function createTestRedis(name: string): Promise<TestRedis> {
     redis,
     prefix,
     async cleanup() {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-        cursor = next;
-        if (keys.length) await redis.del(...keys);
-      } while (cursor !== '0');
+      await deleteByPattern(redis, `${prefix}*`);
       redis.disconnect();
     },
   };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deleteByPattern } from '@msa/service-kit';
 import { Redis } from 'ioredis';
 
 let containerUrl: Promise<string> | undefined;
@@ -54,11 +55,4 @@ export async function createTestRedis(name: string): Promise<TestRedis> {
   };
 }
 
-export async function deleteByPattern(redis: Redis, pattern: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-}
+export { deleteByPattern };
