@@ -1,46 +1,48 @@
 // The faults of the drills. Kills strike right after a chosen Redis write
-// (see key-watch.ts) so they land inside the window that matters instead of
-// wherever the clock happens to be.
+// (see striker.ts) so they land inside the window that matters, where a
+// service has done its work but not yet answered, instead of wherever the
+// clock happens to be.
 import { sleep } from './client.js';
 import { KEY_PREFIX, type DrillSystem } from './drill-system.js';
-import { watchKeys } from './key-watch.js';
 import type { ServiceName } from './service-process.js';
-
-/** Resolves right after the next write of a key matching `pattern` with that key, or after `timeoutMs` regardless. */
-async function afterNextWrite(system: DrillSystem, pattern: string, events: string[], timeoutMs = 3_000): Promise<string> {
-  const watch = await watchKeys(system.redisProcess.url, `${KEY_PREFIX}${pattern}`, events);
-  try {
-    return (await watch.next(timeoutMs)) ?? `no write to ${pattern} within ${timeoutMs} ms`;
-  } finally {
-    watch.close();
-  }
-}
+import { killAfterNextWrite } from './striker.js';
 
 export const SHOP_REQUEST_RECORD = 'shop-request:*';
 export const INTAKE_STEPS = 'intake:steps:*';
 export const CREDENTIAL_RECORD = 'cred:{*';
 
+const STRIKE_TIMEOUT_MS = 3_000;
+
+function keyspace(pattern: string): string {
+  return `__keyspace@0__:${KEY_PREFIX}${pattern}`;
+}
+
 /** SIGKILL `name` right after the next write to `pattern`, keep it down for `downMs`, start it on the same port. */
 export function killAfterWrite(name: ServiceName, pattern: string, downMs: number) {
   return async (system: DrillSystem) => {
-    const key = await afterNextWrite(system, pattern, ['hset']);
+    const service = system.services[name];
+    const pid = service.pid();
+    if (pid === undefined) throw new Error(`${name} is not running`);
+    const when = await killAfterNextWrite(system.redisProcess.port, keyspace(pattern), pid, STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
-    await system.services[name].kill();
+    await service.kill();
     await sleep(downMs);
-    await system.services[name].start();
-    return `${name} killed after ${key}, answering again ${Date.now() - killedAt} ms later`;
+    await service.start();
+    return `${name} killed ${when}, answering again ${Date.now() - killedAt} ms later`;
   };
 }
 
-/** SIGKILL redis-server right after the next shop request is stored; start it on the same port and AOF directory. */
+/** SIGKILL redis-server right after the next shop request write; start it on the same port and AOF directory. */
 export function restartRedisAfterWrite(downMs: number) {
   return async (system: DrillSystem) => {
-    const key = await afterNextWrite(system, SHOP_REQUEST_RECORD, ['hset']);
+    const pid = system.redisProcess.pid();
+    if (pid === undefined) throw new Error('redis-server is not running');
+    const when = await killAfterNextWrite(system.redisProcess.port, keyspace(SHOP_REQUEST_RECORD), pid, STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
     await system.redisProcess.kill();
     await sleep(downMs);
     await system.redisProcess.start();
-    return `redis-server killed after ${key}, answering again ${Date.now() - killedAt} ms later`;
+    return `redis-server killed ${when}, answering again ${Date.now() - killedAt} ms later`;
   };
 }
 

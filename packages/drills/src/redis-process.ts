@@ -14,6 +14,8 @@ export interface RedisProcess {
   port: number;
   url: string;
   log: LineLog;
+  /** The process id while it runs. */
+  pid(): number | undefined;
   /** SIGKILL: nothing is flushed beyond what AOF already holds. */
   kill(): Promise<void>;
   /** Starts again on the same port and directory (if stopped) and waits until it answers PING. */
@@ -71,6 +73,7 @@ export async function startRedisProcess(port: number): Promise<RedisProcess> {
     port,
     url: `redis://127.0.0.1:${port}`,
     log,
+    pid: () => (running() ? child?.pid : undefined),
     kill,
     start,
     async stop() {

@@ -18,6 +18,8 @@ export interface ServiceProcess {
   url: string;
   log: LineLog;
   isRunning(): boolean;
+  /** The process id while it runs. */
+  pid(): number | undefined;
   /** Starts the process and waits until `readyPath` answers 200. */
   start(): Promise<void>;
   /** SIGKILL, then waits for the exit. */
@@ -48,6 +50,7 @@ export function createServiceProcess({ name, port, env, readyPath = '/readyz' }:
     url,
     log,
     isRunning: running,
+    pid: () => (running() ? child?.pid : undefined),
 
     async start() {
       if (running()) return;
