@@ -11,7 +11,7 @@ function intFromEnv(name: string, fallback: number): number {
 
 export const drillConfig = {
   /** How long the client keeps retrying one request before it counts as never accepted. */
-  retryDeadlineMs: intFromEnv('DRILL_RETRY_DEADLINE_MS', 30_000),
+  retryDeadlineMs: intFromEnv('DRILL_RETRY_DEADLINE_MS', 20_000),
   /** How long after the burst every accepted request has to be e-mailed and listed. */
   deliveryDeadlineMs: intFromEnv('DRILL_DELIVERY_DEADLINE_MS', 30_000),
   /** The only variable the services inherit: the rest of this environment (REDIS_URL in CI) is not theirs. */

@@ -14,6 +14,8 @@ export interface DrillFigures {
   /** What `delivered` counts: `delivered` (e-mailed and listed), `usable` (credentials that authenticate). */
   deliveredWord?: string;
   storedTwice: number;
+  /** Operator e-mails that arrived twice for one request. */
+  resentMails?: number;
   /** Every answer the client saw, the replay check included. */
   answers: Answer[];
   problems: string[];
@@ -37,6 +39,7 @@ export function summarize(name: string, f: DrillFigures): DrillReport {
   const summary =
     `drill ${name}: ${f.requests} requests sent (${f.inBurst} in the burst), ${f.created} × 201, ${f.sends - f.requests} retries, ` +
     `${f.delivered}/${f.created} ${f.deliveredWord ?? 'delivered'}, ${f.storedTwice} stored twice, ${errors} × 500, ` +
+    (f.resentMails ? `${f.resentMails} operator e-mails resent, ` : '') +
     `${f.problems.length} problems; other answers: ${faults}`;
   return { summary: `${summary}\n  fault: ${f.fault}`, problems: f.problems };
 }

@@ -130,18 +130,21 @@ export async function runShopRequestDrill(system: DrillSystem, drill: ShopReques
 
 interface Delivery {
   mailed: Set<string>;
+  /** Operator e-mails received more than once for the same request (the worker's documented at-least-once window). */
+  resent: number;
   list: ListEntry[];
 }
 
 async function waitForDelivery(system: DrillSystem, ids: string[]): Promise<Delivery> {
   const deadline = Date.now() + drillConfig.deliveryDeadlineMs;
   for (;;) {
-    const mailed = new Set(
-      system.smtp.mails.filter((m) => m.rcptTo.includes(OPERATOR_EMAIL) && m.shopRequestId).map((m) => m.shopRequestId!),
-    );
+    const operatorMails = system.smtp.mails.filter((m) => m.rcptTo.includes(OPERATOR_EMAIL) && m.shopRequestId && ids.includes(m.shopRequestId));
+    const mailed = new Set(operatorMails.map((m) => m.shopRequestId!));
     const list = await listEntries(system.redis);
     const listed = new Set(list.map((e) => e.requestId));
-    if (ids.every((id) => mailed.has(id) && listed.has(id)) || Date.now() > deadline) return { mailed, list };
+    if (ids.every((id) => mailed.has(id) && listed.has(id)) || Date.now() > deadline) {
+      return { mailed, resent: operatorMails.length - mailed.size, list };
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -223,6 +226,7 @@ function judge(name: string, fault: string, all: Tracked[], finals: Tracked[], s
     created: accepted,
     delivered,
     storedTwice,
+    resentMails: delivery.resent,
     answers,
     problems,
   });
