@@ -7,9 +7,20 @@ import { KEY_PREFIX, type DrillSystem } from './drill-system.js';
 import type { ServiceName } from './service-process.js';
 import { killAfterNextWrite } from './striker.js';
 
-export const SHOP_REQUEST_RECORD = 'shop-request:*';
-export const INTAKE_STEPS = 'intake:steps:*';
-export const CREDENTIAL_RECORD = 'cred:{*';
+/** A Redis write to strike after: key pattern (after the key prefix) and keyspace event. */
+export interface Write {
+  pattern: string;
+  event: 'hset' | 'set';
+}
+
+/** A shop request record written: the requests service is between storing and answering. */
+export const SHOP_REQUEST_STORED: Write = { pattern: 'shop-request:*', event: 'hset' };
+/** The idempotency lock of a shop request taken: its handler is just starting. */
+export const SHOP_REQUEST_LOCKED: Write = { pattern: 'shop-requests:idem:*', event: 'set' };
+/** An intake step recorded: the worker is in the middle of a job. */
+export const INTAKE_STEP_RECORDED: Write = { pattern: 'intake:steps:*', event: 'hset' };
+/** A credential record written: identity is between storing and answering. */
+export const CREDENTIAL_STORED: Write = { pattern: 'cred:{*', event: 'hset' };
 
 const STRIKE_TIMEOUT_MS = 3_000;
 
@@ -17,13 +28,13 @@ function keyspace(pattern: string): string {
   return `__keyspace@0__:${KEY_PREFIX}${pattern}`;
 }
 
-/** SIGKILL `name` right after the next write to `pattern`, keep it down for `downMs`, start it on the same port. */
-export function killAfterWrite(name: ServiceName, pattern: string, downMs: number) {
+/** SIGKILL `name` right after the next `write`, keep it down for `downMs`, start it on the same port. */
+export function killAfterWrite(name: ServiceName, write: Write, downMs: number) {
   return async (system: DrillSystem) => {
     const service = system.services[name];
     const pid = service.pid();
     if (pid === undefined) throw new Error(`${name} is not running`);
-    const when = await killAfterNextWrite(system.redisProcess.port, keyspace(pattern), pid, STRIKE_TIMEOUT_MS);
+    const when = await killAfterNextWrite(system.redisProcess.port, keyspace(write.pattern), write.event, pid, STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
     await service.kill();
     await sleep(downMs);
@@ -37,7 +48,8 @@ export function restartRedisAfterWrite(downMs: number) {
   return async (system: DrillSystem) => {
     const pid = system.redisProcess.pid();
     if (pid === undefined) throw new Error('redis-server is not running');
-    const when = await killAfterNextWrite(system.redisProcess.port, keyspace(SHOP_REQUEST_RECORD), pid, STRIKE_TIMEOUT_MS);
+    const { pattern, event } = SHOP_REQUEST_STORED;
+    const when = await killAfterNextWrite(system.redisProcess.port, keyspace(pattern), event, pid, STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
     await system.redisProcess.kill();
     await sleep(downMs);

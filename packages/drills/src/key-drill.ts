@@ -112,7 +112,10 @@ function judge(name: string, fault: string, tracked: Tracked[], stored: StoredCr
     const created = outcome.created;
     if (!created) {
       if (!outcome.refused) {
-        problems.push(`${label}: no 201 within ${drillConfig.retryDeadlineMs} ms; answers: ${tally(outcome.answers)}; last: ${describeAnswer(outcome.answers.at(-1)!)}`);
+        const held = records.length ? `stored as ${records.map((r) => r.clientId).join(', ')}` : 'nothing stored';
+        problems.push(
+          `${label}: no 201 within ${drillConfig.retryDeadlineMs} ms (${held}); answers: ${tally(outcome.answers)}; last: ${describeAnswer(outcome.answers.at(-1)!)}`,
+        );
       }
     } else {
       const clientId = String(created.body?.client_id);

@@ -45,8 +45,8 @@ export async function startRedisProcess(port: number): Promise<RedisProcess> {
         '--appendfsync', 'always',
         '--save', '',
         '--maxmemory-policy', 'noeviction',
-        // Hash and sorted-set events let a drill strike right after a write it waits for.
-        '--notify-keyspace-events', 'Khz',
+        // Keyspace events of hashes, strings and sorted sets let a drill strike right after a write it waits for.
+        '--notify-keyspace-events', 'Kh$z',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

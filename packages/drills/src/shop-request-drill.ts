@@ -171,7 +171,10 @@ function judge(name: string, fault: string, all: Tracked[], finals: Tracked[], s
     const created = outcome.created;
     if (!created) {
       if (!outcome.refused) {
-        problems.push(`${label}: no 201 within ${drillConfig.retryDeadlineMs} ms; answers: ${tally(outcome.answers)}; last: ${describeAnswer(outcome.answers.at(-1)!)}`);
+        const held = records.length ? `stored as ${records.map((r) => r.id).join(', ')}` : 'nothing stored';
+        problems.push(
+          `${label}: no 201 within ${drillConfig.retryDeadlineMs} ms (${held}); answers: ${tally(outcome.answers)}; last: ${describeAnswer(outcome.answers.at(-1)!)}`,
+        );
       }
       continue;
     }

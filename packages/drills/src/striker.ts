@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 
 const STRIKER = `
 const net = require('node:net');
-const [port, pattern, pid] = process.argv.slice(1);
+const [port, pattern, pid, wanted] = process.argv.slice(1);
 const resp = (...args) => '*' + args.length + '\\r\\n' + args.map((a) => '$' + Buffer.byteLength(a) + '\\r\\n' + a + '\\r\\n').join('');
 const socket = net.createConnection({ host: '127.0.0.1', port: Number(port) });
 socket.on('connect', () => socket.write(resp('PSUBSCRIBE', pattern)));
@@ -30,7 +30,7 @@ socket.on('data', (chunk) => {
   const channel = parts[at + 4];
   const event = parts[at + 6];
   seen = parts.slice(at + 7).join('\\r\\n');
-  if (event !== 'hset') return;
+  if (event !== wanted) return;
   try { process.kill(Number(pid), 'SIGKILL'); } catch {}
   process.stdout.write('struck ' + channel.replace('__keyspace@0__:', '') + '\\n');
   process.exit(0);
@@ -38,12 +38,15 @@ socket.on('data', (chunk) => {
 `;
 
 /**
- * SIGKILLs `pid` right after the next keyspace event on `pattern` (a full
- * `__keyspace@0__:…` glob), or after `timeoutMs` regardless. Resolves with
- * the key whose write triggered it, once the striker is gone.
+ * SIGKILLs `pid` right after the next keyspace event `event` (`hset`, `set`)
+ * on `pattern` (a full `__keyspace@0__:…` glob), or after `timeoutMs`
+ * regardless. Resolves with the key whose write triggered it, once the
+ * striker is gone.
  */
-export async function killAfterNextWrite(redisPort: number, pattern: string, pid: number, timeoutMs: number): Promise<string> {
-  const child = spawn(process.execPath, ['-e', STRIKER, String(redisPort), pattern, String(pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function killAfterNextWrite(redisPort: number, pattern: string, event: string, pid: number, timeoutMs: number): Promise<string> {
+  const child = spawn(process.execPath, ['-e', STRIKER, String(redisPort), pattern, String(pid), event], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

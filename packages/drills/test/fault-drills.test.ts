@@ -9,7 +9,15 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDrillSystem, type DrillSystem } from '../src/drill-system.js';
-import { CREDENTIAL_RECORD, INTAKE_STEPS, SHOP_REQUEST_RECORD, killAfterWrite, restartRedisAfterWrite, takeSmtpAway } from '../src/faults.js';
+import {
+  CREDENTIAL_STORED,
+  INTAKE_STEP_RECORDED,
+  SHOP_REQUEST_LOCKED,
+  SHOP_REQUEST_STORED,
+  killAfterWrite,
+  restartRedisAfterWrite,
+  takeSmtpAway,
+} from '../src/faults.js';
 import { runKeyDrill } from '../src/key-drill.js';
 import type { DrillReport } from '../src/report.js';
 import { runShopRequestDrill } from '../src/shop-request-drill.js';
@@ -47,7 +55,7 @@ describe('fault drills', () => {
         requests: 40,
         intervalMs: 60,
         faultAtMs: 700,
-        fault: killAfterWrite('requests', SHOP_REQUEST_RECORD, 1_000),
+        fault: killAfterWrite('requests', SHOP_REQUEST_STORED, 1_000),
       }),
     );
 
@@ -61,7 +69,7 @@ describe('fault drills', () => {
         requests: 40,
         intervalMs: 60,
         faultAtMs: 700,
-        fault: killAfterWrite('intake-worker', INTAKE_STEPS, 1_000),
+        fault: killAfterWrite('intake-worker', INTAKE_STEP_RECORDED, 1_000),
       }),
     );
 
@@ -75,7 +83,9 @@ describe('fault drills', () => {
         requests: 40,
         intervalMs: 60,
         faultAtMs: 700,
-        fault: killAfterWrite('gateway', SHOP_REQUEST_RECORD, 1_000),
+        // The gateway dies as the requests service starts on a request, which
+        // then finishes its work with nobody left to answer.
+        fault: killAfterWrite('gateway', SHOP_REQUEST_LOCKED, 1_000),
       }),
     );
 
@@ -117,7 +127,7 @@ describe('fault drills', () => {
         keys: 24,
         intervalMs: 60,
         faultAtMs: 500,
-        fault: killAfterWrite('identity', CREDENTIAL_RECORD, 1_000),
+        fault: killAfterWrite('identity', CREDENTIAL_STORED, 1_000),
       }),
     );
 
