@@ -90,6 +90,7 @@ function judge(name: string, fault: string, tracked: Tracked[], stored: StoredCr
   const problems: string[] = [];
   let storedTwice = 0;
   let usable = 0;
+  let orphans = 0;
   const answers: Answer[] = [];
 
   for (const t of tracked) {
@@ -103,10 +104,14 @@ function judge(name: string, fault: string, tracked: Tracked[], stored: StoredCr
       problems.push(`${label}: answered ${describeAnswer(a)}, neither 201 nor an answer to retry`);
     }
     const records = stored.filter((r) => r.name === t.label);
-    if (records.length > 1) {
+    // A record whose API key was never indexed cannot be used and its secret was never shown:
+    // debris of a crash, not a second set handed out. Only usable sets count.
+    const usableSets = records.filter((r) => r.reachable);
+    orphans += records.length - usableSets.length;
+    if (usableSets.length > 1) {
       storedTwice += 1;
       problems.push(
-        `${label}: ${records.length} sets of credentials exist: ${records.map((r) => `${r.clientId}${r.reachable ? '' : ' (key not indexed)'}`).join(', ')}`,
+        `${label}: ${usableSets.length} usable sets of credentials exist: ${records.map((r) => `${r.clientId}${r.reachable ? '' : ' (key not indexed)'}`).join(', ')}`,
       );
     }
     const created = outcome.created;
@@ -156,6 +161,7 @@ function judge(name: string, fault: string, tracked: Tracked[], stored: StoredCr
     created: tracked.filter((t) => t.outcome?.created).length,
     delivered: usable,
     deliveredWord: 'usable',
+    note: orphans ? `${orphans} credential records without an indexed key left by the crash` : undefined,
     storedTwice,
     answers,
     problems,

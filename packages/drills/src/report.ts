@@ -16,6 +16,8 @@ export interface DrillFigures {
   storedTwice: number;
   /** Operator e-mails that arrived twice for one request. */
   resentMails?: number;
+  /** Anything else worth quoting that is not a failure. */
+  note?: string;
   /** Every answer the client saw, the replay check included. */
   answers: Answer[];
   problems: string[];
@@ -40,6 +42,7 @@ export function summarize(name: string, f: DrillFigures): DrillReport {
     `drill ${name}: ${f.requests} requests sent (${f.inBurst} in the burst), ${f.created} × 201, ${f.sends - f.requests} retries, ` +
     `${f.delivered}/${f.created} ${f.deliveredWord ?? 'delivered'}, ${f.storedTwice} stored twice, ${errors} × 500, ` +
     (f.resentMails ? `${f.resentMails} operator e-mails resent, ` : '') +
+    (f.note ? `${f.note}, ` : '') +
     `${f.problems.length} problems; other answers: ${faults}`;
   return { summary: `${summary}\n  fault: ${f.fault}`, problems: f.problems };
 }
