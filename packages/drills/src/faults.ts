@@ -36,9 +36,8 @@ export function killAfterWrite(name: ServiceName, write: Write, downMs: number) 
     if (pid === undefined) throw new Error(`${name} is not running`);
     const when = await killAfterNextWrite(system.redisProcess.port, keyspace(write.pattern), write.event, pid, STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
-    await service.kill();
-    await sleep(downMs);
-    await service.start();
+    // Already dead by the striker's hand; restart waits for the exit, then the outage, then readiness.
+    await service.restart(downMs);
     return `${name} killed ${when}, answering again ${Date.now() - killedAt} ms later`;
   };
 }
@@ -51,9 +50,7 @@ export function restartRedisAfterWrite(downMs: number) {
     const { pattern, event } = SHOP_REQUEST_STORED;
     const when = await killAfterNextWrite(system.redisProcess.port, keyspace(pattern), event, pid, STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
-    await system.redisProcess.kill();
-    await sleep(downMs);
-    await system.redisProcess.start();
+    await system.redisProcess.restart(downMs);
     return `redis-server killed ${when}, answering again ${Date.now() - killedAt} ms later`;
   };
 }

@@ -20,6 +20,8 @@ export interface RedisProcess {
   kill(): Promise<void>;
   /** Starts again on the same port and directory (if stopped) and waits until it answers PING. */
   start(): Promise<void>;
+  /** SIGKILL, `downMs` without Redis, then the same port and AOF directory again. */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,11 @@ export async function startRedisProcess(port: number): Promise<RedisProcess> {
     pid: () => (running() ? child?.pid : undefined),
     kill,
     start,
+    async restart(downMs = 0) {
+      await kill();
+      await new Promise((r) => setTimeout(r, downMs));
+      await start();
+    },
     async stop() {
       await kill();
       rmSync(dir, { recursive: true, force: true });

@@ -24,6 +24,8 @@ export interface ServiceProcess {
   start(): Promise<void>;
   /** SIGKILL, then waits for the exit. */
   kill(): Promise<void>;
+  /** A crash and a fresh start on the same port: SIGKILL, `downMs` without the service, start. */
+  restart(downMs?: number): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -44,6 +46,33 @@ export function createServiceProcess({ name, port, env, readyPath = '/readyz' }:
 
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
 
+  async function start() {
+    if (running()) return;
+    if (!existsSync(main)) throw new Error(`${main} is missing: run \`pnpm build\` first`);
+    const proc = spawn(process.execPath, [main], {
+      cwd: REPO_ROOT,
+      env: { PATH: drillConfig.path, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    log.attach(proc);
+    const exited = new Promise<never>((_, reject) =>
+      proc.once('exit', (code, signal) =>
+        reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready:\n${log.tail(30)}`)),
+      ),
+    );
+    exited.catch(() => undefined);
+    await Promise.race([waitForOk(`${url}${readyPath}`, READY_TIMEOUT_MS, name), exited]);
+  }
+
+  async function kill() {
+    const proc = child;
+    if (!proc || !running()) return;
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGKILL');
+    await exited;
+  }
+
   return {
     name,
     port,
@@ -51,32 +80,12 @@ export function createServiceProcess({ name, port, env, readyPath = '/readyz' }:
     log,
     isRunning: running,
     pid: () => (running() ? child?.pid : undefined),
-
-    async start() {
-      if (running()) return;
-      if (!existsSync(main)) throw new Error(`${main} is missing: run \`pnpm build\` first`);
-      const proc = spawn(process.execPath, [main], {
-        cwd: REPO_ROOT,
-        env: { PATH: drillConfig.path, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child = proc;
-      log.attach(proc);
-      const exited = new Promise<never>((_, reject) =>
-        proc.once('exit', (code, signal) =>
-          reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready:\n${log.tail(30)}`)),
-        ),
-      );
-      exited.catch(() => undefined);
-      await Promise.race([waitForOk(`${url}${readyPath}`, READY_TIMEOUT_MS, name), exited]);
-    },
-
-    async kill() {
-      const proc = child;
-      if (!proc || !running()) return;
-      const exited = new Promise((resolve) => proc.once('exit', resolve));
-      proc.kill('SIGKILL');
-      await exited;
+    start,
+    kill,
+    async restart(downMs = 0) {
+      await kill();
+      await new Promise((r) => setTimeout(r, downMs));
+      await start();
     },
   };
 }
