@@ -42,6 +42,8 @@ export interface DrillSystem {
   ensureRunning(): Promise<void>;
   /** Every process's output since `at`, for a failed drill. */
   logsSince(at: number): string;
+  /** Services that exited since `at` without a drill killing them. */
+  unexpectedExits(at: number): string[];
   /** `requests 12, gateway 3`: output lines per service since `at` (warn and up). */
   logCounts(at: number): string;
   close(): Promise<void>;
@@ -179,6 +181,9 @@ export async function startDrillSystem(): Promise<DrillSystem> {
         .slice(-400)
         .map((l) => l.text)
         .join('\n');
+    },
+    unexpectedExits(at) {
+      return Object.values(services).flatMap((s) => s.unexpectedExits(at));
     },
     logCounts(at) {
       const counts = Object.values(services)

@@ -20,6 +20,8 @@ export interface ServiceProcess {
   isRunning(): boolean;
   /** The process id while it runs. */
   pid(): number | undefined;
+  /** Exits since `at` that no drill caused (anything but SIGKILL): a crash, or something outside stopping it. */
+  unexpectedExits(at: number): string[];
   /** Starts the process and waits until `readyPath` answers 200. */
   start(): Promise<void>;
   /** SIGKILL, then waits for the exit. */
@@ -43,6 +45,7 @@ export function createServiceProcess({ name, port, env, readyPath = '/readyz' }:
   const url = `http://127.0.0.1:${port}`;
   const log = new LineLog(name);
   let child: ChildProcess | undefined;
+  const exits: { at: number; how: string }[] = [];
 
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
 
@@ -56,6 +59,9 @@ export function createServiceProcess({ name, port, env, readyPath = '/readyz' }:
     });
     child = proc;
     log.attach(proc);
+    proc.once('exit', (code, signal) => {
+      if (signal !== 'SIGKILL') exits.push({ at: Date.now(), how: signal ?? `code ${code}` });
+    });
     const exited = new Promise<never>((_, reject) =>
       proc.once('exit', (code, signal) =>
         reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready:\n${log.tail(30)}`)),
@@ -80,6 +86,7 @@ export function createServiceProcess({ name, port, env, readyPath = '/readyz' }:
     log,
     isRunning: running,
     pid: () => (running() ? child?.pid : undefined),
+    unexpectedExits: (at) => exits.filter((e) => e.at >= at).map((e) => `${name} exited on its own (${e.how})`),
     start,
     kill,
     async restart(downMs = 0) {

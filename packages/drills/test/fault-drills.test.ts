@@ -43,6 +43,8 @@ async function drill(run: () => Promise<DrillReport>): Promise<DrillReport> {
     console.log(`--- service output since the drill began ---\n${system.logsSince(startedAt)}`);
   });
   const report = await run();
+  // A crash, or another program stopping a service, would make the drill's figures meaningless.
+  report.problems.push(...system.unexpectedExits(startedAt));
   console.log(`${report.summary}\n  log lines at warn and up: ${system.logCounts(startedAt)}`);
   return report;
 }
