@@ -5,7 +5,7 @@
 import { sleep } from './client.js';
 import { KEY_PREFIX, type DrillSystem } from './drill-system.js';
 import type { ServiceName } from './service-process.js';
-import { killAfterNextWrite } from './striker.js';
+import { strikeAfterNextWrite } from './striker.js';
 
 /** A Redis write to strike after: key pattern (after the key prefix) and keyspace event. */
 export interface Write {
@@ -34,11 +34,48 @@ export function killAfterWrite(name: ServiceName, write: Write, downMs: number) 
     const service = system.services[name];
     const pid = service.pid();
     if (pid === undefined) throw new Error(`${name} is not running`);
-    const when = await killAfterNextWrite(system.redisProcess.port, keyspace(write.pattern), write.event, pid, STRIKE_TIMEOUT_MS);
+    const when = await strikeAfterNextWrite(system.redisProcess.port, keyspace(write.pattern), write.event, [{ pid, signal: 'SIGKILL' }], STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
     // Already dead by the striker's hand; restart waits for the exit, then the outage, then readiness.
     await service.restart(downMs);
     return `${name} killed ${when}, answering again ${Date.now() - killedAt} ms later`;
+  };
+}
+
+/**
+ * SIGKILL the gateway while the requests service works on a request, so the
+ * service finishes its work with nobody left to answer. The service is held
+ * still (SIGSTOP, as in a long pause) from the moment it takes the request's
+ * idempotency lock until the gateway is gone; otherwise it often answers
+ * within the millisecond the kill takes to land.
+ */
+export function killGatewayMidRequest(downMs: number, pauseMs = 200) {
+  return async (system: DrillSystem) => {
+    const { gateway, requests } = system.services;
+    const gatewayPid = gateway.pid();
+    const requestsPid = requests.pid();
+    if (gatewayPid === undefined || requestsPid === undefined) throw new Error('the gateway and the requests service must be running');
+    const { pattern, event } = SHOP_REQUEST_LOCKED;
+    let when: string;
+    try {
+      when = await strikeAfterNextWrite(
+        system.redisProcess.port,
+        keyspace(pattern),
+        event,
+        [
+          { pid: requestsPid, signal: 'SIGSTOP' },
+          { pid: gatewayPid, signal: 'SIGKILL' },
+        ],
+        STRIKE_TIMEOUT_MS,
+      );
+      await gateway.kill();
+      await sleep(pauseMs);
+    } finally {
+      process.kill(requestsPid, 'SIGCONT');
+    }
+    const killedAt = Date.now();
+    await gateway.restart(Math.max(0, downMs - pauseMs));
+    return `gateway killed ${when} while the requests service was held still for ${pauseMs} ms, answering again ${Date.now() - killedAt + pauseMs} ms later`;
   };
 }
 
@@ -48,7 +85,7 @@ export function restartRedisAfterWrite(downMs: number) {
     const pid = system.redisProcess.pid();
     if (pid === undefined) throw new Error('redis-server is not running');
     const { pattern, event } = SHOP_REQUEST_STORED;
-    const when = await killAfterNextWrite(system.redisProcess.port, keyspace(pattern), event, pid, STRIKE_TIMEOUT_MS);
+    const when = await strikeAfterNextWrite(system.redisProcess.port, keyspace(pattern), event, [{ pid, signal: 'SIGKILL' }], STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
     await system.redisProcess.restart(downMs);
     return `redis-server killed ${when}, answering again ${Date.now() - killedAt} ms later`;

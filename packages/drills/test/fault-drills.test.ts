@@ -12,9 +12,9 @@ import { startDrillSystem, type DrillSystem } from '../src/drill-system.js';
 import {
   CREDENTIAL_STORED,
   INTAKE_STEP_RECORDED,
-  SHOP_REQUEST_LOCKED,
   SHOP_REQUEST_STORED,
   killAfterWrite,
+  killGatewayMidRequest,
   restartRedisAfterWrite,
   takeSmtpAway,
 } from '../src/faults.js';
@@ -85,9 +85,7 @@ describe('fault drills', () => {
         requests: 40,
         intervalMs: 60,
         faultAtMs: 700,
-        // The gateway dies as the requests service starts on a request, which
-        // then finishes its work with nobody left to answer.
-        fault: killAfterWrite('gateway', SHOP_REQUEST_LOCKED, 1_000),
+        fault: killGatewayMidRequest(1_000),
       }),
     );
 
