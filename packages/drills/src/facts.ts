@@ -1,0 +1,72 @@
+// What the system holds after a drill, read straight from Redis and the SMTP
+// sink rather than through the API, so a check does not trust the code it
+// checks. Key names are those of apps/requests/src/store,
+// apps/identity/src/store and apps/intake-worker/src/store.
+import type { Redis } from 'ioredis';
+import { KEY_PREFIX } from './drill-system.js';
+
+export interface StoredShopRequest {
+  id: string;
+  shopName: string;
+  owner: string;
+  createdAt: number;
+}
+
+export interface ListEntry {
+  requestId: string;
+  shopName: string;
+}
+
+export interface StoredCredential {
+  clientId: string;
+  name: string;
+  /** The API key's index points at this record: the key can be used. */
+  reachable: boolean;
+}
+
+async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1_000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return keys;
+}
+
+/** Every stored shop request whose shop name starts with `namePrefix`. */
+export async function storedShopRequests(redis: Redis, namePrefix: string): Promise<StoredShopRequest[]> {
+  const found: StoredShopRequest[] = [];
+  for (const key of await scanKeys(redis, `${KEY_PREFIX}shop-request:*`)) {
+    const [result, body, owner] = await redis.hmget(key, 'result', 'body', 'owner');
+    if (!result || !body) continue;
+    const shopName = (JSON.parse(body) as { shop_name: string }).shop_name;
+    if (!shopName.startsWith(namePrefix)) continue;
+    const parsed = JSON.parse(result) as { id: string; created_at: string };
+    found.push({ id: parsed.id, shopName, owner: owner ?? '', createdAt: Date.parse(parsed.created_at) });
+  }
+  return found;
+}
+
+/** Entries of the internal request list (the worker's stream). */
+export async function listEntries(redis: Redis): Promise<ListEntry[]> {
+  const entries = await redis.xrange(`${KEY_PREFIX}intake:list`, '-', '+');
+  return entries.map(([, values]) => {
+    const fields = new Map<string, string>();
+    for (let i = 0; i + 1 < values.length; i += 2) fields.set(values[i]!, values[i + 1]!);
+    return { requestId: fields.get('request_id') ?? '', shopName: fields.get('shop_name') ?? '' };
+  });
+}
+
+/** Every credential record whose name starts with `namePrefix`. */
+export async function storedCredentials(redis: Redis, namePrefix: string): Promise<StoredCredential[]> {
+  const found: StoredCredential[] = [];
+  for (const key of await scanKeys(redis, `${KEY_PREFIX}cred:{*`)) {
+    const [clientId, name, apiKeyHash] = await redis.hmget(key, 'client_id', 'name', 'api_key_hash');
+    if (!clientId || !name?.startsWith(namePrefix)) continue;
+    const indexed = apiKeyHash ? await redis.get(`${KEY_PREFIX}cred-key:${apiKeyHash}`) : null;
+    found.push({ clientId, name, reachable: indexed === clientId });
+  }
+  return found;
+}
