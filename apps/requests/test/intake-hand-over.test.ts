@@ -125,13 +125,14 @@ describe('a shop request that cannot be stored', () => {
     await h?.close();
   });
 
-  it('answers 502 intake_unavailable, queues nothing and gives the quota unit back', async () => {
+  it('answers 503 service_unavailable with Retry-After when its Redis does not answer, queues nothing and gives the quota unit back', async () => {
     const principal = liveWriter();
 
     const res = await h.post(buildShopRequest(), { principal });
 
-    expect(res.status).toBe(502);
-    expect(res.body.error.code).toBe('intake_unavailable');
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('service_unavailable');
+    expect(res.headers['retry-after']).toBeDefined();
     expect(await jobTotal(h)).toBe(0);
     const probe = await h.quotas.live.reserve(principal.id);
     expect(probe.state.remaining).toBe(4);

@@ -12,11 +12,7 @@ import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 export const OPERATOR_EMAIL = 'operator@merch.test';
 export const KEY_PREFIX = 'drill:';
 
-/**
- * Recovery settings of the drills. IDEMPOTENCY_LOCK_SECONDS and
- * RECONCILE_MIN_AGE_MS are read by services that support them and ignored
- * by the others.
- */
+/** Recovery settings of the drills, shortened through configuration only. */
 export const RECOVERY_ENV = {
   requests: {
     RECONCILE_INTERVAL_MS: '500',
@@ -91,21 +87,24 @@ export async function startDrillSystem(): Promise<DrillSystem> {
     REDIS_KEY_PREFIX: KEY_PREFIX,
     QUEUE_PREFIX: '{drill:intake}',
     SHUTDOWN_DEADLINE_MS: '3000',
+    BIND_ADDRESS: '127.0.0.1',
   };
   const envOf: Record<ServiceName, Record<string, string>> = {
-    catalog: { ...common, CATALOG_PORT: String(ports.catalog) },
-    shops: { ...common, SHOPS_PORT: String(ports.shops) },
+    catalog: { ...common, CATALOG_PORT: String(ports.catalog), CATALOG_ADMIN_PORT: '0' },
+    shops: { ...common, SHOPS_PORT: String(ports.shops), SHOPS_ADMIN_PORT: '0' },
     identity: {
       ...common,
       IDENTITY_PORT: String(ports.identity),
+      IDENTITY_ADMIN_PORT: '0',
       TOKEN_SIGNING_KEY: keys.privateKeyPem,
       TOKEN_SIGNING_KID: 'drill-key-1',
       ...RECOVERY_ENV.identity,
     },
-    requests: { ...common, REQUESTS_PORT: String(ports.requests), CATALOG_URL: url('catalog'), ...RECOVERY_ENV.requests },
+    requests: { ...common, REQUESTS_PORT: String(ports.requests), REQUESTS_ADMIN_PORT: '0', CATALOG_URL: url('catalog'), ...RECOVERY_ENV.requests },
     mcp: {
       ...common,
       MCP_PORT: String(ports.mcp),
+      MCP_ADMIN_PORT: '0',
       CATALOG_URL: url('catalog'),
       SHOPS_URL: url('shops'),
       REQUESTS_URL: url('requests'),

@@ -16,6 +16,7 @@ function createMemoryStore(): CredentialStore & { records: CredentialRecord[] } 
     async findByApiKeyHash(hash) {
       return records.find((r) => r.api_key_hash === hash) ?? null;
     },
+    async completeIndex() {},
     async ping() {},
   };
 }

@@ -18,8 +18,9 @@ export function createCredentialQuota(redis: RedisClient, keyPrefix: string) {
   });
   return {
     /** Reserves one creation for the caller's address, or throws the 429. */
-    async reserve(req: Request, res: Response): Promise<Reservation> {
-      const reservation = await quota.reserve(req.ctx.ip);
+    /** `unit` names what the unit counts, so a retry of the same creation takes none. */
+    async reserve(req: Request, res: Response, unit?: string): Promise<Reservation> {
+      const reservation = await quota.reserve(req.ctx.ip, new Date(), unit);
       setRateLimitHeaders(res, reservation.state);
       if (!reservation.allowed) {
         throw rateLimitedError(

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { ApiKeyRequest, LIMITS, type ApiKey } from '@msa/contracts';
 import {
   appError,
   bindIdempotency,
   idempotency,
+  idempotencyOf,
   methodNotAllowed,
   parseOr,
   type IdempotencyBodyCodec,
@@ -58,7 +60,10 @@ export function keyRoutes(deps: RouteDeps, idem: KeyIdempotency): Router {
     // The first attempt died after binding: its credentials were handed to
     // nobody yet may exist, so they are the answer; never a second set.
     recover: async ({ resource, response, res }) => {
-      if (!response || !(await deps.store.findByClientId(resource))) return false;
+      const record = response ? await deps.store.findByClientId(resource) : null;
+      if (!response || !record) return false;
+      // The crash may have come between the record and its key index: finish it, so the replayed key works.
+      await deps.store.completeIndex(record);
       res.setHeader('Cache-Control', 'no-store');
       res.status(response.status).type(response.contentType).send(response.body);
       return true;
@@ -76,7 +81,11 @@ export function keyRoutes(deps: RouteDeps, idem: KeyIdempotency): Router {
         });
       }
 
-      const reservation = await deps.quota.reserve(req, res);
+      // Named by the Idempotency-Key, so a retry after a crash before the
+      // credentials were bound counts the same unit again, not a second one.
+      const idempotencyKey = idempotencyOf(res) && req.get('idempotency-key');
+      const unit = idempotencyKey ? `idem:${req.ctx.sandbox ? 'sandbox:' : ''}${createHash('sha256').update(idempotencyKey).digest('hex')}` : undefined;
+      const reservation = await deps.quota.reserve(req, res, unit);
       const created = await withReservation(reservation, () =>
         createCredentials(
           deps.store,

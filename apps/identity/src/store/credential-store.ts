@@ -31,6 +31,8 @@ export interface CredentialStore {
   create(record: CredentialRecord): Promise<void>;
   findByClientId(clientId: string): Promise<CredentialRecord | null>;
   findByApiKeyHash(apiKeyHash: string): Promise<CredentialRecord | null>;
+  /** Writes the key index of a stored record if a crash left it out; a no-op when it is there. */
+  completeIndex(record: CredentialRecord): Promise<void>;
   ping(): Promise<void>;
 }
 
@@ -75,6 +77,9 @@ export function createCredentialStore(redis: RedisClient, prefix: string): Crede
       }
     },
     findByClientId,
+    async completeIndex(record) {
+      await redis.set(indexKey(record.api_key_hash), record.client_id, 'NX');
+    },
     async findByApiKeyHash(apiKeyHash) {
       const clientId = await redis.get(indexKey(apiKeyHash));
       return clientId === null ? null : findByClientId(clientId);

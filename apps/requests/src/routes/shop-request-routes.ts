@@ -6,10 +6,12 @@ import {
   forbidden,
   idempotency,
   idempotencyOf,
+  isRedisUnavailable,
   methodNotAllowed,
   notFound,
   parseOr,
   rateLimitedError,
+  serviceUnavailableError,
   setRateLimitHeaders,
   toFieldProblems,
   utcDay,
@@ -96,6 +98,17 @@ function invalid(fields: FieldProblem[]) {
   return appError('validation_failed', `The shop request has ${problems}; see error.fields.`, { fields });
 }
 
+/**
+ * A Redis that stopped answering may have kept the write whose reply was
+ * lost, so "nothing was stored" would be a guess: a retry with the same
+ * Idempotency-Key settles it (503, Retry-After). Anything else failed for sure.
+ */
+function storeFailure(err: unknown) {
+  return isRedisUnavailable(err)
+    ? serviceUnavailableError('The shop request could not be confirmed right now; retry with the same Idempotency-Key and it is created at most once.')
+    : appError('intake_unavailable', 'The shop request could not be stored; nothing was accepted.');
+}
+
 function nextUtcMidnight(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
 }
@@ -151,7 +164,7 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
     const unavailable = (err: unknown, what: string) => {
       req.log.error({ err, shopRequestId: id }, what);
       count('unavailable');
-      return appError('intake_unavailable', 'The shop request could not be accepted right now; nothing was stored.');
+      return storeFailure(err);
     };
     // Each step is written before the next can commit anything, so a crash at
     // any point leaves a state a retry or the reconciler completes: the key
@@ -208,7 +221,7 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
       } catch (err) {
         req.log.error({ err }, 'shop request not stored');
         count('unavailable');
-        throw appError('intake_unavailable', 'The shop request could not be stored; nothing was accepted.');
+        throw storeFailure(err);
       }
     } catch (err) {
       // Not accepted, so it does not count against the day.
