@@ -100,6 +100,7 @@ export function parseEnv(schema: Schema, env: Record<string, string>): Record<st
 
 export interface ComposeService {
   image?: string;
+  profiles?: string[];
   build?: { context?: string; dockerfile?: string; args?: Record<string, string> };
   command?: string[] | string;
   ports?: (string | { target: number; published?: string | number })[];
