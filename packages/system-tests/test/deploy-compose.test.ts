@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   APPS,
   PORT_VAR,
+  appsReading,
   composeEnv,
   composeEnvNames,
   defaultOf,
@@ -24,7 +25,7 @@ import {
 const compose = readCompose();
 const dotenv = generatedDotenv();
 /** The apps that read the Redis topology variables (RedisEnv). */
-const redisApps = (await Promise.all(APPS.map(async (app) => ('REDIS_CLUSTER_NODES' in shapeOf(await envSchemaOf(app)) ? [app] : [])))).flat();
+const redisApps = await appsReading('REDIS_CLUSTER_NODES');
 
 function serviceOf(app: string) {
   const service = compose.services[app];
