@@ -13,7 +13,7 @@ export interface AppDeps {
   logger: Logger;
   publicBaseUrl: string;
   metrics: Metrics;
-  /** Resolves when Redis answers. */
+  /** Resolves when the worker can work: not paused, and Redis serves its queue. */
   ready: () => Promise<unknown>;
   /** The queue UI and the basic-auth credentials in front of it; null turns the UI off. */
   admin: { ui: Router; user: string; password: string } | null;

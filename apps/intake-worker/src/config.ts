@@ -27,6 +27,10 @@ export const IntakeWorkerEnv = CommonEnv.omit({ INTERNAL_AUTH_SECRET: true })
       'BullMQ lock of an active job; a job whose worker died is taken up again after this long',
     ),
     INTAKE_STALLED_INTERVAL_MS: positiveInt(30_000).describe('How often this worker looks for jobs whose worker died'),
+    INTAKE_REDIS_BACKOFF_MS: positiveInt(1_000).describe(
+      'While Redis fails: first wait before the worker reconnects or checks again whether Redis works; each failed try doubles it',
+    ),
+    INTAKE_REDIS_BACKOFF_MAX_MS: positiveInt(30_000).describe('While Redis fails: the longest wait between two tries'),
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })
       .optional()

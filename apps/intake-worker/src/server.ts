@@ -20,6 +20,7 @@ import { runIntake, type IntakeDeps } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
+import { backoffDelay, createRedisBackoff } from './redis-backoff.js';
 import { createIntakeStore } from './store/intake-store.js';
 import { createIntakeWorker } from './worker.js';
 
@@ -49,7 +50,12 @@ export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
 export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps = {}): Promise<RunningIntakeWorker> {
   const logger = deps.logger ?? createLogger({ service: 'intake-worker', level: config.LOG_LEVEL });
   const queueUi = config.ADMIN_USER && config.ADMIN_PASSWORD ? (await import('./queue-ui.js')).createQueueUi : null;
-  const redis = createRedis(redisTopologyOf(config), 'worker', { logger });
+  const backoff = { first: config.INTAKE_REDIS_BACKOFF_MS, max: config.INTAKE_REDIS_BACKOFF_MAX_MS };
+  const redis = createRedis(redisTopologyOf(config), 'worker', {
+    logger,
+    // Reconnects of one node or a Sentinel-followed master; a Cluster has its own capped strategy.
+    retryStrategy: (times) => backoffDelay(times - 1, backoff.first, backoff.max),
+  });
   const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   const queueError = throttledLog(logger, 'error', 'intake queue error');
   queue.on('error', (err) => queueError({ err }));
@@ -71,8 +77,16 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     help: 'Intake jobs waiting or delayed (waiting for a retry)',
     registers: [metrics.registry],
     async collect() {
-      const counts = await queue.getJobCounts('waiting', 'delayed');
-      this.set((counts.waiting ?? 0) + (counts.delayed ?? 0));
+      const counts = await keepLastWhileRedisFails(() => queue.getJobCounts('waiting', 'delayed'));
+      if (counts) this.set((counts.waiting ?? 0) + (counts.delayed ?? 0));
+    },
+  });
+  new Gauge({
+    name: 'intake_worker_paused',
+    help: '1 while the worker is paused because Redis fails, else 0',
+    registers: [metrics.registry],
+    collect() {
+      this.set(redisBackoff.failure ? 1 : 0);
     },
   });
   new Gauge({
@@ -80,7 +94,8 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     help: 'Intake jobs in the failed set, waiting for an operator',
     registers: [metrics.registry],
     async collect() {
-      this.set(await queue.getFailedCount());
+      const failed = await keepLastWhileRedisFails(() => queue.getFailedCount());
+      if (failed !== undefined) this.set(failed);
     },
   });
 
@@ -110,6 +125,19 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     process: (job) => runIntake(intakeDeps, job),
     counters,
   });
+  // PING alone is not enough: a node that is not the queue's (MOVED) or serves
+  // no slot (CLUSTERDOWN) answers PING and refuses every queue command.
+  const redisWorks = async () => {
+    await pingRedis(redis);
+    await queue.getJobCounts('waiting');
+  };
+  const redisBackoff = createRedisBackoff({
+    worker,
+    check: () => withTimeout(redisWorks(), READY_TIMEOUT_MS),
+    logger,
+    firstDelayMs: backoff.first,
+    maxDelayMs: backoff.max,
+  });
 
   const admin: AppDeps['admin'] =
     queueUi && config.ADMIN_USER && config.ADMIN_PASSWORD
@@ -119,13 +147,17 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     metrics,
-    ready: () => withTimeout(pingRedis(redis), READY_TIMEOUT_MS),
+    ready: async () => {
+      if (redisBackoff.failure) throw new Error(`paused while Redis fails: ${redisBackoff.failure.message}`);
+      await withTimeout(redisWorks(), READY_TIMEOUT_MS);
+    },
     admin,
   });
   let listening;
   try {
     listening = await listen(app, config.WORKER_PORT, { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL });
   } catch (err) {
+    redisBackoff.stop();
     await shutdown(worker, queue, mailer, redis);
     throw err;
   }
@@ -141,6 +173,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     worker,
     queue,
     async close() {
+      redisBackoff.stop();
       // Running jobs finish first; the admin server answers health checks meanwhile.
       await worker.close();
       await closeServer(server);
@@ -155,6 +188,18 @@ async function shutdown(worker: Worker, queue: Queue, mailer: Mailer, redis: Red
   mailer.close();
   // BullMQ leaves a connection it was given open.
   await redis.quit().catch(() => redis.disconnect());
+}
+
+/**
+ * A queue gauge that cannot read Redis keeps its last value, so the scrape
+ * still answers and carries intake_worker_paused, which says why.
+ */
+async function keepLastWhileRedisFails<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await withTimeout(read(), READY_TIMEOUT_MS);
+  } catch {
+    return undefined;
+  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,10 +1,12 @@
 // docker-compose.yml against the code: every app there, built from the one
 // Dockerfile, with every variable its env schema needs, on the ports it
 // listens on, and nothing published but the gateway and Mailpit's web UI.
+import { redisTopologyOf, type RedisConfig } from '@msa/service-kit';
 import { describe, expect, it } from 'vitest';
 import {
   APPS,
   PORT_VAR,
+  appsReading,
   composeEnv,
   composeEnvNames,
   defaultOf,
@@ -22,6 +24,8 @@ import {
 
 const compose = readCompose();
 const dotenv = generatedDotenv();
+/** The apps that read the Redis topology variables (RedisEnv). */
+const redisApps = await appsReading('REDIS_CLUSTER_NODES');
 
 function serviceOf(app: string) {
   const service = compose.services[app];
@@ -168,6 +172,72 @@ describe('docker-compose.yml', () => {
         if (secret in env) expect({ name, secret, value: env[secret] }).toEqual({ name, secret, value: `\${${secret}:?set ${secret} in .env}` });
       }
     }
+  });
+});
+
+describe('docker-compose.yml, profile redis-cluster', () => {
+  const PROFILE = 'redis-cluster';
+  /** What .env.example and docs/operations.md tell the operator to set. */
+  const CLUSTER_NODES = 'redis-node-1:6379,redis-node-2:6379,redis-node-3:6379';
+  const inProfile = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes(PROFILE));
+  const nodes = inProfile.filter(([, s]) => Array.isArray(s.command) && s.command.includes('--cluster-enabled'));
+
+  it('leaves the default start on the one Redis: the apps, redis and mailpit belong to no profile', () => {
+    const profiled = [...APPS, 'redis', 'mailpit'].filter((name) => serviceOf(name).profiles?.length);
+
+    expect(profiled).toEqual([]);
+  });
+
+  it('starts six Redis 7 nodes in Cluster mode from infra/redis.conf, each with its data on a volume', () => {
+    expect(nodes).toHaveLength(6);
+    for (const [name, node] of nodes) {
+      expect(node.image, name).toMatch(/^redis:7(\.|-|$)/);
+      expect((node.command as string[]).slice(0, 4)).toEqual(['redis-server', '/usr/local/etc/redis/redis.conf', '--cluster-enabled', 'yes']);
+      expect(node.volumes).toContain('./infra/redis.conf:/usr/local/etc/redis/redis.conf:ro');
+      const data = node.volumes?.find((v): v is string => typeof v === 'string' && v.endsWith(':/data'));
+      expect(Object.keys(compose.volumes ?? {})).toContain(data?.split(':')[0]);
+      expect(node.healthcheck?.test).toBeDefined();
+    }
+  });
+
+  it('joins the six nodes into three masters with a replica each, once all of them are healthy', () => {
+    const init = serviceOf('redis-cluster-init');
+    const command = ([] as string[]).concat(init.command ?? []).join(' ');
+
+    expect(init.profiles).toEqual([PROFILE]);
+    expect(command).toContain('redis-cli --cluster create');
+    for (const [name] of nodes) expect(command).toContain(`${name}:6379`);
+    expect(command).toContain('--cluster-replicas 1');
+    expect(command).toContain('--cluster-yes');
+    expect(dependsOn(init)).toEqual(Object.fromEntries(nodes.map(([name]) => [name, 'service_healthy'])));
+  });
+
+  it('knows the four apps that use Redis', () => {
+    expect([...redisApps].sort()).toEqual(['gateway', 'identity', 'intake-worker', 'requests']);
+  });
+
+  describe.each(redisApps)('service %s', (app) => {
+    it('speaks Cluster to the profile\'s nodes when .env sets REDIS_CLUSTER_NODES, and to redis otherwise', async () => {
+      const schema = await envSchemaOf(app);
+
+      const cluster = parseEnv(schema, composeEnv(serviceOf(app), { ...dotenv, REDIS_CLUSTER_NODES: CLUSTER_NODES }));
+      const single = parseEnv(schema, composeEnv(serviceOf(app), dotenv));
+
+      const topology = redisTopologyOf(cluster as unknown as RedisConfig);
+      expect(topology.kind).toBe('cluster');
+      const hosts = topology.kind === 'cluster' ? topology.nodes : [];
+      expect(hosts.map((n) => `${n.host}:${n.port}`)).toEqual(CLUSTER_NODES.split(','));
+      for (const { host } of hosts) expect(serviceOf(host).profiles).toEqual([PROFILE]);
+      expect(redisTopologyOf(single as unknown as RedisConfig)).toMatchObject({ kind: 'single', url: 'redis://redis:6379' });
+    });
+  });
+
+  it('is described, with the value of REDIS_CLUSTER_NODES, in .env.example and docs/operations.md', () => {
+    for (const file of ['.env.example', 'docs/operations.md']) {
+      const text = readText(file);
+      expect(text, file).toContain(CLUSTER_NODES);
+    }
+    expect(readText('docs/operations.md')).toContain(`--profile ${PROFILE}`);
   });
 });
 

@@ -6,10 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INTAKE_QUEUE } from '@msa/contracts';
+import { redisTopologyOf, type RedisConfig } from '@msa/service-kit';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import {
   APPS,
   K8S_DIR,
+  appsReading,
   METRICS_PORT_VAR,
   PORT_VAR,
   containerEnv,
@@ -35,6 +38,8 @@ const all = readManifests('.').map((m) => m.doc);
 const baseKustomization = readKustomization('base');
 const production = readKustomization('overlays/production');
 const configMaps = generatedConfigMaps(production, generatedConfigMaps(baseKustomization));
+/** The apps that read the Redis topology variables (RedisEnv). */
+const redisApps = await appsReading('REDIS_CLUSTER_NODES');
 
 /** Values the Secret msa-secrets would hold, for starting the apps' config parsing. */
 const dotenv = generatedDotenv();
@@ -282,5 +287,81 @@ describe('infra/k8s', () => {
 
     expect([...new Set(files)].sort()).toEqual([...(baseKustomization.resources ?? [])].sort());
     expect(readFileSync(join(K8S_DIR, 'overlays', 'production', 'kustomization.yaml'), 'utf8')).toContain('../../base');
+  });
+});
+
+describe('infra/k8s/components/redis-cluster', () => {
+  const folder = 'components/redis-cluster';
+  const component = readKustomization(folder);
+  const deploymentPatches = readManifests(folder)
+    .map((m) => m.doc)
+    .filter((d): d is Deployment => d.kind === 'Deployment');
+  const inlinePatches = (component.patches ?? [])
+    .map((p) => (p as { patch?: string }).patch)
+    .filter((p): p is string => typeof p === 'string')
+    .map((p) => parse(p) as K8sObject);
+  const clusterMaps = generatedConfigMaps(component, generatedConfigMaps(production, generatedConfigMaps(baseKustomization)));
+  const { REDIS_URL: _unused, ...secretsWithoutUrl } = secrets;
+
+  /** The base container with the component's env entries merged in by name, as a strategic merge patch does. */
+  function patchedContainerOf(app: string): Container {
+    const base = containerOf(app);
+    const patch = deploymentPatches.find((d) => d.metadata.name === app)?.spec.template.spec.containers.find((c) => c.name === app);
+    const env = [...(base.env ?? [])];
+    for (const entry of patch?.env ?? []) {
+      const i = env.findIndex((e) => e.name === entry.name);
+      if (i >= 0) env[i] = entry;
+      else env.push(entry);
+    }
+    return { ...base, env };
+  }
+
+  it('is a kustomize Component that patches every Deployment of an app using Redis, and no other', () => {
+    expect(readText(`infra/k8s/${folder}/kustomization.yaml`)).toMatch(/^kind: Component$/m);
+    expect(deploymentPatches.map((d) => d.metadata.name).sort()).toEqual([...redisApps].sort());
+    expect((component.patches ?? []).filter((p) => (p as { path?: string }).path)).toHaveLength(redisApps.length);
+  });
+
+  describe.each(redisApps)('%s', (app) => {
+    it('starts in Cluster mode on the seed nodes, with TLS and the password, without REDIS_URL in the Secret', async () => {
+      const schema = await envSchemaOf(app);
+
+      const config = parseEnv(schema, containerEnv(patchedContainerOf(app), clusterMaps, { ...secretsWithoutUrl, REDIS_PASSWORD: 'redis-password' }));
+
+      const topology = redisTopologyOf(config as unknown as RedisConfig);
+      expect(topology).toMatchObject({ kind: 'cluster', tls: true, password: 'redis-password' });
+      expect(topology.kind === 'cluster' && topology.nodes.length).toBe(clusterMaps['msa-redis']!.REDIS_CLUSTER_NODES!.split(',').length);
+    });
+
+    it('gives the container only variables the app reads, secrets by key', async () => {
+      const known = Object.keys(shapeOf(await envSchemaOf(app)));
+      const container = patchedContainerOf(app);
+
+      expect(containerEnvNames(container, clusterMaps).filter((n) => !known.includes(n))).toEqual([]);
+      for (const v of (container.env ?? []).filter((e) => /PASSWORD|USERNAME|REDIS_URL/.test(e.name))) {
+        expect(v.valueFrom?.secretKeyRef).toMatchObject({ name: 'msa-secrets', key: v.name });
+      }
+    });
+  });
+
+  it('scales the worker with KEDA\'s redis-cluster scaler on the same wait list', async () => {
+    const queuePrefix = String(defaultOf(await envSchemaOf('intake-worker'), 'QUEUE_PREFIX'));
+
+    const scaled = inlinePatches.find((d) => d.kind === 'ScaledObject' && d.metadata.name === 'intake-worker');
+    const auth = inlinePatches.find((d) => d.kind === 'TriggerAuthentication' && d.metadata.name === 'intake-worker-redis');
+
+    expect(scaled?.spec).toMatchObject({
+      triggers: [{ type: 'redis-cluster', metadata: { listName: `${queuePrefix}:${INTAKE_QUEUE}:wait` }, authenticationRef: { name: 'intake-worker-redis' } }],
+    });
+    const params = (auth?.spec as { secretTargetRef: { parameter: string; name: string }[] }).secretTargetRef;
+    expect(params.map((p) => p.parameter).sort()).toEqual(['addresses', 'password']);
+    expect(params.every((p) => p.name === 'msa-secrets')).toBe(true);
+  });
+
+  it('is listed, commented out, in the production overlay before worker-cpu-hpa', () => {
+    const text = readText('infra/k8s/overlays/production/kustomization.yaml');
+
+    expect(text.indexOf('../../components/redis-cluster')).toBeGreaterThan(0);
+    expect(text.indexOf('../../components/redis-cluster')).toBeLessThan(text.indexOf('- ../../components/worker-cpu-hpa'));
   });
 });

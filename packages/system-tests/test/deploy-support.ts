@@ -57,6 +57,12 @@ export async function envSchemaOf(app: ServiceName): Promise<Schema> {
   return found[0]![1] as Schema;
 }
 
+/** The apps whose env schema has `variable` (e.g. REDIS_CLUSTER_NODES: the apps that use Redis). */
+export async function appsReading(variable: string): Promise<ServiceName[]> {
+  const reading = await Promise.all(APPS.map(async (app) => (variable in shapeOf(await envSchemaOf(app)) ? [app] : [])));
+  return reading.flat();
+}
+
 /** The object inside refinements and transforms. */
 export function shapeOf(schema: Schema): Record<string, Field> {
   let s: Schema | undefined = schema;
@@ -100,6 +106,7 @@ export function parseEnv(schema: Schema, env: Record<string, string>): Record<st
 
 export interface ComposeService {
   image?: string;
+  profiles?: string[];
   build?: { context?: string; dockerfile?: string; args?: Record<string, string> };
   command?: string[] | string;
   ports?: (string | { target: number; published?: string | number })[];

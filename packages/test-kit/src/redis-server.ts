@@ -36,14 +36,18 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a redis-server child on a free loopback port. */
-export async function startOwnRedisServer(): Promise<OwnRedisServer> {
+/**
+ * Starts a redis-server child on a free loopback port; `args` are added to
+ * its command line (e.g. `--cluster-enabled yes` for a node that serves no
+ * slot until it is given some).
+ */
+export async function startOwnRedisServer({ args = [] }: { args?: string[] } = {}): Promise<OwnRedisServer> {
   const port = await freeLoopbackPort();
   let child: ChildProcess | null = null;
 
   async function start(): Promise<void> {
     if (child) return;
-    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', ...args], {
       stdio: 'ignore',
     });
     child = proc;

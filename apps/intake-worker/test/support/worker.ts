@@ -83,7 +83,10 @@ export interface TestQueue {
 /** A producer on the same queue, as the requests service would add jobs. */
 export async function queueFor(testRedis: TestRedis, prefix: string): Promise<TestQueue> {
   const connection = new Redis(testRedis.url, { maxRetriesPerRequest: null });
+  // Commands fail loudly on their own; tests that stop Redis expect the connection events.
+  connection.on('error', () => undefined);
   const queue = new Queue(INTAKE_QUEUE, { connection, prefix });
+  queue.on('error', () => undefined);
   return {
     queue,
     async add(job, opts = {}) {
