@@ -213,6 +213,9 @@ export async function pingRedis(redis: RedisClient): Promise<void> {
   }
   const pong = await within(redis.ping(), 'Redis');
   if (pong !== 'PONG') throw new Error(`unexpected PING answer: ${pong}`);
+  // A single-node client on a Cluster node answers PING yet gets MOVED for most keys.
+  const info = String(await within(redis.info('cluster'), 'INFO cluster'));
+  if (/cluster_enabled:1/.test(info)) throw new Error('Redis is a Cluster node: set REDIS_CLUSTER_NODES instead of REDIS_URL');
 }
 
 /**
