@@ -104,7 +104,7 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
       if (found) log.warn({ listEntry: found }, 'list entry of an earlier attempt found; not written again');
       else await store.markPending(id, 'list');
     }
-    const entryId = found ?? (await store.appendListEntry(listFields(data, logoNotes)));
+    const entryId = found ?? (await store.appendListEntry(id, listFields(data, logoNotes)));
     await store.record(id, 'list', { value: entryId });
     return entryId;
   });

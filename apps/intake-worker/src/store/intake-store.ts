@@ -3,8 +3,10 @@
  *   <prefix>intake:steps:{<id>}  hash: finished steps (and steps begun) of one shop request
  *   <prefix>intake:logos:{<id>}  hash: downloaded logos until the operator e-mail is sent
  *   <prefix>intake:list          stream: the internal request list
+ *   {<prefix>intake:list}:entry:<id>  string: the list entry of one request
  * The two per-request keys share the `{<id>}` hash tag, so the script that
- * writes them together stays within one Cluster slot.
+ * writes them together stays within one Cluster slot; an entry marker's tag
+ * is the stream's whole name, which puts it in the stream's slot.
  */
 import { createHash } from 'node:crypto';
 import { INTAKE_LIST_STREAM } from '@msa/contracts';
@@ -73,6 +75,19 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 return now
 `;
 
+/*
+ * Appends a request's list entry once: two runs of one job at the same time
+ * (a lock that expired under load) get the same entry.
+ * KEYS: stream, marker. ARGV: marker ttl, then field/value pairs.
+ */
+const APPEND_ONCE = `
+local existing = redis.call('GET', KEYS[2])
+if existing then return existing end
+local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
+redis.call('SET', KEYS[2], id, 'EX', ARGV[1])
+return id
+`;
+
 type ScriptArg = string | number | Buffer;
 
 /** EVALSHA, falling back to EVAL once after a Redis restart or failover forgot the script. */
@@ -90,6 +105,7 @@ function script(lua: string) {
 
 const recordStep = script(RECORD_STEP);
 const markPending = script(MARK_PENDING);
+const appendOnce = script(APPEND_ONCE);
 
 export interface RecordOptions {
   /** Stored as the step's value instead of the time (the list entry id). */
@@ -107,7 +123,8 @@ export interface IntakeStore {
   clearPending(id: string, step: Step): Promise<void>;
   /** The logos saved with the `logos` step, or null when they expired. */
   readLogos(id: string): Promise<StoredLogo[] | null>;
-  appendListEntry(fields: Record<string, string>): Promise<string>;
+  /** Appends the list entry of `id`, or returns the one already appended for it. */
+  appendListEntry(id: string, fields: Record<string, string>): Promise<string>;
   /** The list entry of `id` written at or after `sinceMs`, if a crash kept it from being recorded. */
   findListEntry(id: string, sinceMs: number): Promise<string | null>;
   readList(count: number): Promise<{ id: string; fields: Record<string, string> }[]>;
@@ -152,10 +169,10 @@ export function createIntakeStore(redis: RedisClient, keyPrefix: string): Intake
       });
     },
 
-    async appendListEntry(fields) {
-      const id = await redis.xadd(listKey, '*', ...Object.entries(fields).flat());
-      if (!id) throw new Error('XADD returned no id');
-      return id;
+    async appendListEntry(id, fields) {
+      const entryId = await appendOnce(redis, [listKey, `{${listKey}}:entry:${id}`], [STEPS_TTL_SECONDS, ...Object.entries(fields).flat()]);
+      if (!entryId) throw new Error('XADD returned no id');
+      return String(entryId);
     },
 
     async findListEntry(id, sinceMs) {
