@@ -16,8 +16,10 @@ function createFakeStore() {
       pending.set(id, NOW.getTime() - 3_600_000);
       claims.set(id, claim);
     },
-    async claimOf(id) {
-      return claims.get(id) ?? null;
+    async abandon(id) {
+      const claim = records.has(id) ? undefined : claims.get(id);
+      claims.delete(id);
+      return claim ?? null;
     },
     async create(record) {
       if (record.intake === 'pending') pending.set(record.result.id, Date.parse(record.result.created_at));
@@ -39,6 +41,9 @@ function createFakeStore() {
         .map(([id]) => id);
     },
     async dropPending(id) {
+      pending.delete(id);
+    },
+    async forget(id) {
       pending.delete(id);
       if (!records.has(id)) claims.delete(id);
     },

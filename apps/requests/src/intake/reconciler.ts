@@ -72,9 +72,11 @@ export function createReconciler({
       for (const id of ids) {
         const record = await store.get(id);
         if (!record) {
-          // Begun, never stored: its POST failed or its process died. Whatever
-          // unit it reserved goes back (a refund of none is a no-op).
-          const claim = await store.claimOf(id);
+          // Begun, never stored: its POST failed, its process died, or it is
+          // slower than minAgeMs. Giving the claim up stops a slow POST from
+          // storing it later; whatever unit it reserved goes back (a refund of
+          // none is a no-op).
+          const claim = await store.abandon(id);
           if (claim) {
             await quotas[claim.mode].refund(claim.ownerId, claim.day, id);
             report.refunded += 1;

@@ -29,7 +29,7 @@ import { buildShopRequestResult, unknownProductsInRawBody } from '../domain/shop
 import type { IntakeQueue } from '../intake/intake-queue.js';
 import { intakeJobOf } from '../intake/reconciler.js';
 import type { ShopRequestQuotas } from '../store/shop-request-quotas.js';
-import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
+import { ClaimAbandonedError, type ShopRequestStore, type StoredShopRequest } from '../store/shop-request-store.js';
 
 type Counter = ReturnType<Metrics['counter']>;
 
@@ -182,7 +182,7 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
     } catch (err) {
       throw unavailable(err, 'daily quota unavailable');
     }
-    const forget = () => store.dropPending(id).catch((err: unknown) => req.log.warn({ err, shopRequestId: id }, 'pending claim not dropped; the reconciler will'));
+    const forget = () => store.forget(id).catch((err: unknown) => req.log.warn({ err, shopRequestId: id }, 'pending claim not dropped; the reconciler will'));
     if (!reservation.allowed) {
       await forget();
       count('rate_limited');
@@ -219,6 +219,12 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
       try {
         await store.create(record);
       } catch (err) {
+        if (err instanceof ClaimAbandonedError) {
+          // The reconciler took this request for dead and gave its unit back.
+          req.log.warn({ shopRequestId: id }, 'shop request took too long and was given up; not stored');
+          count('unavailable');
+          throw serviceUnavailableError('The shop request took too long and was not stored; retry with the same Idempotency-Key.');
+        }
         req.log.error({ err }, 'shop request not stored');
         count('unavailable');
         throw storeFailure(err);

@@ -33,23 +33,55 @@ export interface ShopRequestStore {
    * reconciler finds the id and gives the unit back.
    */
   begin(id: string, claim: PendingClaim): Promise<void>;
-  /** Stores a request. A live one stays pending until queued; a sandbox one is finished. */
+  /**
+   * Stores a request. A live one stays pending until queued; a sandbox one is
+   * finished. Throws ClaimAbandonedError when the reconciler gave its claim
+   * up meanwhile (and refunded its unit): the request was not stored.
+   */
   create(record: StoredShopRequest): Promise<void>;
   get(id: string): Promise<StoredShopRequest | null>;
-  /** The claim of an id that `begin` marked, stored or not. */
-  claimOf(id: string): Promise<PendingClaim | null>;
+  /**
+   * Gives up the claim of an id that was never stored, so that a POST still
+   * working on it can no longer store it; null when it was stored (or never
+   * claimed). The claim is returned once: a second call finds it given up.
+   */
+  abandon(id: string): Promise<PendingClaim | null>;
   /** The request is on the intake queue: record it and leave the pending set. */
   markQueued(id: string): Promise<void>;
   /** Pending ids marked at or before `before` (oldest first). */
   pendingIds(before: Date, limit: number): Promise<string[]>;
-  /** Forgets a pending id (already queued or finished), and the claim of one never stored. */
+  /** Forgets a pending id (queued, finished, or given up). */
   dropPending(id: string): Promise<void>;
+  /** The POST of `id` gives up before storing it: forgets the id and its claim. */
+  forget(id: string): Promise<void>;
+}
+
+export class ClaimAbandonedError extends Error {
+  constructor(id: string) {
+    super(`the claim of ${id} was given up before it was stored`);
+    this.name = 'ClaimAbandonedError';
+  }
 }
 
 /** Sandbox requests are test data: kept long enough to read back, then they expire. */
 export const SANDBOX_TTL_SECONDS = 30 * 24 * 3600;
 
+// Stores the record unless its claim was given up; ARGV: ttl (0 = keep), then field/value pairs.
+const STORE_CLAIMED = `
+if redis.call('HEXISTS', KEYS[1], 'abandoned') == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+if ARGV[1] == '0' then redis.call('PERSIST', KEYS[1]) else redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return 1`;
+
 const DROP_UNSTORED_CLAIM = `if redis.call('HEXISTS', KEYS[1], 'result') == 0 then redis.call('DEL', KEYS[1]) end return 0`;
+
+// Gives up a claim whose record was never stored, once; returns owner, day, mode.
+const ABANDON = `
+if redis.call('HEXISTS', KEYS[1], 'result') == 1 or redis.call('HEXISTS', KEYS[1], 'abandoned') == 1 then return false end
+local claim = redis.call('HMGET', KEYS[1], 'owner', 'day', 'mode')
+if not claim[1] then return false end
+redis.call('HSET', KEYS[1], 'abandoned', '1')
+return claim`;
 
 /** How long the claim of a request that was never stored is kept for the reconciler. */
 const CLAIM_TTL_SECONDS = 2 * 24 * 3600;
@@ -62,13 +94,18 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
     async begin(id, { ownerId, day, mode }) {
       // Pending first, claim second: a crash in between leaves an id the
       // reconciler drops (nothing was reserved yet); the claim sits on the
-      // record's own key and expires unless the record is stored.
+      // record's own key and expires unless the record is stored. A retry
+      // under the same id claims it afresh.
       await redis.zadd(pendingKey, Date.now(), id);
-      await redis.multi().hset(recordKey(id), 'owner', ownerId, 'day', day, 'mode', mode).expire(recordKey(id), CLAIM_TTL_SECONDS).exec();
+      await redis
+        .multi()
+        .hset(recordKey(id), 'owner', ownerId, 'day', day, 'mode', mode)
+        .hdel(recordKey(id), 'abandoned')
+        .expire(recordKey(id), CLAIM_TTL_SECONDS)
+        .exec();
     },
 
     async create({ result, body, ownerId, intake, trace }) {
-      const key = recordKey(result.id);
       const fields = {
         result: JSON.stringify(result),
         body: JSON.stringify(body),
@@ -76,15 +113,14 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
         intake,
         trace: JSON.stringify(trace),
       };
-      if (intake === 'none') {
-        await redis.multi().hset(key, fields).expire(key, SANDBOX_TTL_SECONDS).exec();
-        await redis.zrem(pendingKey, result.id);
-        return;
-      }
-      // Pending again (a no-op unless a reconciler dropped it meanwhile), then
-      // the record: a stored live request is always in the pending set until queued.
-      await redis.zadd(pendingKey, Date.parse(result.created_at), result.id);
-      await redis.multi().hset(key, fields).persist(key).exec();
+      // A live request is pending again (a no-op unless a reconciler dropped
+      // it) before its record exists: a stored live request is always in the
+      // pending set until queued.
+      if (intake !== 'none') await redis.zadd(pendingKey, Date.parse(result.created_at), result.id);
+      const ttl = intake === 'none' ? SANDBOX_TTL_SECONDS : 0;
+      const stored = await redis.eval(STORE_CLAIMED, 1, recordKey(result.id), String(ttl), ...Object.entries(fields).flat());
+      if (stored !== 1) throw new ClaimAbandonedError(result.id);
+      if (intake === 'none') await redis.zrem(pendingKey, result.id);
     },
 
     async get(id) {
@@ -99,10 +135,11 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
       };
     },
 
-    async claimOf(id) {
-      const [owner, day, mode] = await redis.hmget(recordKey(id), 'owner', 'day', 'mode');
-      if (!owner || !day || (mode !== 'live' && mode !== 'sandbox')) return null;
-      return { ownerId: owner, day, mode };
+    async abandon(id) {
+      const claim = (await redis.eval(ABANDON, 1, recordKey(id))) as [string, string, string] | null;
+      if (!claim) return null;
+      const [ownerId, day, mode] = claim;
+      return mode === 'live' || mode === 'sandbox' ? { ownerId, day, mode } : null;
     },
 
     async markQueued(id) {
@@ -118,8 +155,12 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
     },
 
     async dropPending(id) {
+      // A given-up claim stays until it expires, so a late POST still finds it given up.
       await redis.zrem(pendingKey, id);
-      // A claim whose request was never stored goes with it; a stored record stays.
+    },
+
+    async forget(id) {
+      await redis.zrem(pendingKey, id);
       await redis.eval(DROP_UNSTORED_CLAIM, 1, recordKey(id));
     },
   };
