@@ -2,9 +2,10 @@
 // every service from its dist/main.js, the SMTP sink in this process. The
 // intervals that decide how fast the system recovers are shortened through
 // the services' own environment variables, never through test code paths.
-import { createServer } from 'node:net';
 import { TEST_INTERNAL_SECRET, testEcKeyPair } from '@msa/test-kit';
 import { Redis } from 'ioredis';
+export { freePort } from './ports.js';
+import { freePort } from './ports.js';
 import { startRedisProcess, type RedisProcess } from './redis-process.js';
 import { createServiceProcess, type ServiceName, type ServiceProcess } from './service-process.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
@@ -43,19 +44,6 @@ export interface DrillSystem {
   /** `requests 12, gateway 3`: output lines per service since `at` (warn and up). */
   logCounts(at: number): string;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startDrillSystem(): Promise<DrillSystem> {
