@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { sleep } from './client.js';
-import { freePort } from './ports.js';
+import { freeClusterPort } from './ports.js';
 import { startRedisProcess, type RedisProcess } from './redis-process.js';
 
 const run = promisify(execFile);
@@ -23,6 +23,8 @@ export interface RedisCluster {
   masterOf(key: string): Promise<number>;
   /** Ports of the nodes that are masters now (as a live node sees it). */
   masters(): Promise<number[]>;
+  /** Slot ranges with the port of the master serving each (CLUSTER SLOTS). */
+  slotRanges(): Promise<SlotRange[]>;
   node(port: number): RedisProcess;
   /** SIGKILL one node. */
   kill(port: number): Promise<void>;
@@ -34,21 +36,36 @@ export interface RedisCluster {
   waitForFailover(deadPort: number, slotsOf: number[], timeoutMs?: number): Promise<number>;
   /** Waits until every live node reports `cluster_state:ok`. */
   waitUntilOk(timeoutMs?: number): Promise<void>;
-  /** Starts a killed node again on its port and data directory; it rejoins (a former master as a replica). */
+  /** Starts a killed node again on its port and data directory; resolves once it rejoined (a former master as a replica, in sync). */
   restart(port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
-interface SlotRange {
+export interface SlotRange {
   from: number;
   to: number;
   master: number;
 }
 
+/** One command on one node over a connection of its own that never retries. */
+export async function oneShot<T>(port: number, fn: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return await fn(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** Starts six nodes, joins them with `redis-cli --cluster create` and waits for `cluster_state:ok`. */
 export async function startRedisCluster(): Promise<RedisCluster> {
   const ports: number[] = [];
-  for (let i = 0; i < 6; i += 1) ports.push(await freePort());
+  while (ports.length < 6) {
+    const port = await freeClusterPort();
+    if (!ports.includes(port)) ports.push(port);
+  }
   const nodes = await Promise.all(
     ports.map((port) =>
       startRedisProcess(port, {
@@ -83,15 +100,10 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   async function ask<T>(fn: (redis: Redis) => Promise<T>): Promise<T> {
     let last: unknown = new Error('no node is running');
     for (const node of live()) {
-      const redis = new Redis(node.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
-      redis.on('error', () => undefined);
       try {
-        await redis.connect();
-        return await fn(redis);
+        return await oneShot(node.port, fn);
       } catch (err) {
         last = err;
-      } finally {
-        redis.disconnect();
       }
     }
     throw last;
@@ -103,16 +115,11 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   }
 
   async function stateOf(port: number): Promise<string> {
-    const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
-    redis.on('error', () => undefined);
     try {
-      await redis.connect();
-      const info = String(await redis.call('CLUSTER', 'INFO'));
+      const info = String(await oneShot(port, (r) => r.call('CLUSTER', 'INFO')));
       return /cluster_state:(\w+)/.exec(info)?.[1] ?? 'unknown';
     } catch (err) {
       return (err as Error).message;
-    } finally {
-      redis.disconnect();
     }
   }
 
@@ -160,6 +167,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     async masters() {
       return [...new Set((await slotRanges()).map((r) => r.master))].sort((a, b) => a - b);
     },
+    slotRanges,
     node,
     kill: (port) => node(port).kill(),
     async waitForFailover(deadPort, slots, timeoutMs = 30_000) {
@@ -176,6 +184,13 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     async restart(port) {
       await node(port).start();
       await waitUntilOk();
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const info = await oneShot(port, (r) => r.info('replication')).catch(() => '');
+        if (/role:master/.test(info) || /master_link_status:up/.test(info)) return;
+        if (Date.now() > deadline) throw new Error(`node ${port} did not rejoin within 30 s:\n${info}`);
+        await sleep(50);
+      }
     },
     async stop() {
       await stopAll();

@@ -3,9 +3,9 @@
 // temporary directory. `down-after-milliseconds` and `failover-timeout` are
 // short (configuration, as an operator would set them) so a killed master is
 // replaced within seconds.
-import { Redis } from 'ioredis';
 import { sleep } from './client.js';
-import { freePort } from './ports.js';
+import { freePorts } from './ports.js';
+import { oneShot } from './redis-cluster.js';
 import { startRedisProcess, type RedisProcess } from './redis-process.js';
 
 export const SENTINEL_MASTER_NAME = 'drill-master';
@@ -26,28 +26,15 @@ export interface RedisSentinelSetup {
   stop(): Promise<void>;
 }
 
-async function oneShot<T>(port: number, fn: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 export async function startRedisSentinel(): Promise<RedisSentinelSetup> {
-  const masterPort0 = await freePort();
-  const replicaPort = await freePort();
+  const [masterPort0, replicaPort, ...sentinelPorts] = (await freePorts(5)) as [number, number, ...number[]];
   const master = await startRedisProcess(masterPort0, { label: `redis ${masterPort0}` });
   const replica = await startRedisProcess(replicaPort, { label: `redis ${replicaPort}`, args: ['--replicaof', '127.0.0.1', String(masterPort0)] });
   const dataNodes = [master, replica];
   const sentinels: RedisProcess[] = [];
   const stop = () => Promise.all([...sentinels, ...dataNodes].map((n) => n.stop())).then(() => undefined);
   try {
-    for (let i = 0; i < 3; i += 1) {
-      const port = await freePort();
+    for (const port of sentinelPorts) {
       const config = [
         `sentinel monitor ${SENTINEL_MASTER_NAME} 127.0.0.1 ${masterPort0} 2`,
         `sentinel down-after-milliseconds ${SENTINEL_MASTER_NAME} ${SENTINEL_DOWN_AFTER_MS}`,
