@@ -4,6 +4,7 @@
 // killed and when the topology was whole again, for the recovery figures.
 import type { Answer } from './client.js';
 import type { DrillSystem } from './drill-system.js';
+import type { DrillReport } from './report.js';
 import type { RedisCluster } from './redis-cluster.js';
 import type { RedisSentinelSetup } from './redis-sentinel.js';
 import type { Principal } from './shop-request-drill.js';
@@ -65,4 +66,15 @@ export function killSentinelMaster(timing: FailoverTiming) {
 export function firstCreatedAfter(answers: Answer[], at: number): number | undefined {
   const times = answers.filter((a) => a.status === 201 && a.sentAt >= at).map((a) => a.answeredAt - at);
   return times.length ? Math.min(...times) : undefined;
+}
+
+/** The one line of figures a failover drill prints: sent, accepted, delivered, duplicates, time to recover. */
+export function failoverSummary(label: string, report: DrillReport, timing: FailoverTiming): string {
+  const f = report.figures;
+  const first = timing.killedAt === undefined ? undefined : firstCreatedAfter(f.answers, timing.killedAt);
+  const promoted = timing.killedAt !== undefined && timing.promotedAt !== undefined ? timing.promotedAt - timing.killedAt : undefined;
+  return (
+    `${label}: sent ${f.requests}, accepted ${f.created} (201), delivered ${f.delivered}, duplicates ${f.storedTwice}, ` +
+    `recovered: first 201 after the kill ${first ?? 'never'} ms, replica promoted ${promoted ?? '?'} ms after the kill`
+  );
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { send, sleep } from '../src/client.js';
 import { KEY_PREFIX, OPERATOR_EMAIL, startDrillSystem, type DrillSystem } from '../src/drill-system.js';
 import { listEntries, scanKeys } from '../src/facts.js';
-import { clusterOf, firstCreatedAfter, killClusterMasterOf, type FailoverTiming } from '../src/failover.js';
+import { clusterOf, failoverSummary, killClusterMasterOf, type FailoverTiming } from '../src/failover.js';
 import type { DrillReport } from '../src/report.js';
 import { REPO_ROOT } from '../src/service-process.js';
 import { buildShopRequest, runShopRequestDrill } from '../src/shop-request-drill.js';
@@ -211,21 +211,14 @@ describe('failover drills on the Redis Cluster', () => {
     });
     const report = await run();
     report.problems.push(...system.unexpectedExits(startedAt));
-    const f = report.figures;
-    const first = timing.killedAt === undefined ? undefined : firstCreatedAfter(f.answers, timing.killedAt);
-    const promoted = timing.killedAt !== undefined && timing.promotedAt !== undefined ? timing.promotedAt - timing.killedAt : undefined;
-    console.log(
-      `${label}: sent ${f.requests}, accepted ${f.created} (201), delivered ${f.delivered}, duplicates ${f.storedTwice}, ` +
-        `recovered: first 201 after the kill ${first ?? 'never'} ms, replica promoted and cluster_state:ok ${promoted ?? '?'} ms\n` +
-        `  ${report.summary}\n  log lines at warn and up: ${system.logCounts(startedAt)}`,
-    );
+    console.log(`${failoverSummary(label, report, timing)}\n  ${report.summary}\n  log lines at warn and up: ${system.logCounts(startedAt)}`);
     return report;
   }
 
   it('loses no accepted request and stores none twice when the master of the queue slot is killed mid-burst', async () => {
     const timing: FailoverTiming = {};
 
-    const report = await failoverDrill('failover {intake} master', timing, () =>
+    const report = await failoverDrill('cluster failover, {intake} master killed', timing, () =>
       runShopRequestDrill(system, {
         name: 'cluster-queue-master',
         requests: 40,
@@ -243,7 +236,7 @@ describe('failover drills on the Redis Cluster', () => {
   it("loses no accepted request and stores none twice when the master of a caller's rate-limit key is killed mid-burst", async () => {
     const timing: FailoverTiming = {};
 
-    const report = await failoverDrill('failover limiter master', timing, () =>
+    const report = await failoverDrill('cluster failover, limiter-key master killed', timing, () =>
       runShopRequestDrill(system, {
         name: 'cluster-limiter-master',
         requests: 40,
