@@ -295,8 +295,8 @@ export async function startDrillSystem(options: DrillSystemOptions = {}): Promis
     envOf: (name) => envOf(name, 0),
     async ensureRunning() {
       if (redisServers.kind === 'cluster') {
-        await Promise.all(redisServers.cluster.nodes.map((n) => n.start()));
-        await redisServers.cluster.waitUntilOk();
+        const { cluster } = redisServers;
+        for (const n of cluster.nodes) if (n.pid() === undefined) await cluster.restart(n.port);
       } else {
         await Promise.all(redisProcesses.map((p) => p.start()));
       }

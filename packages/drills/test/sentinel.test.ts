@@ -4,7 +4,7 @@
  * (REDIS_SENTINELS, REDIS_SENTINEL_NAME). A failover drill kills the master
  * in the middle of a burst of live shop requests.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { send } from '../src/client.js';
 import { startDrillSystem, type DrillSystem } from '../src/drill-system.js';
 import { failoverSummary, killSentinelMaster, sentinelOf, type FailoverTiming } from '../src/failover.js';
@@ -15,6 +15,11 @@ let system: DrillSystem;
 beforeAll(async () => {
   system = await startDrillSystem({ topology: 'sentinel' });
 }, 90_000);
+
+// A killed Redis node comes back (as a replica) once a test's checks are done.
+afterEach(async () => {
+  await system?.ensureRunning();
+});
 
 afterAll(async () => {
   await system?.close();
