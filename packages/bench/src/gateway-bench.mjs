@@ -4,14 +4,13 @@
 // (then from its cache) and the limiter still costs one Redis call per request.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createInternalSigner } from '@msa/service-kit';
-import { findRedisServerPid } from './cpu-watch.mjs';
 import { measureLoad } from './load.mjs';
 import { freePort, spawnService, waitForOk } from './processes.mjs';
 
 /** High enough that the per-minute limit never answers 429 during the runs. */
 export const BENCH_RATE_LIMIT_PER_MINUTE = 1_000_000_000;
 
-export async function runGatewayBench({ root, redisUrl, keyPrefix, sampler, services, settings, log }) {
+export async function runGatewayBench({ root, redisEnv, redisPids, keyPrefix, sampler, services, settings, log }) {
   const [catalogPort, identityPort, gatewayPort, adminPort, nothingPort, catalogAdminPort, identityAdminPort] = await Promise.all(
     Array.from({ length: 7 }, freePort),
   );
@@ -23,7 +22,7 @@ export async function runGatewayBench({ root, redisUrl, keyPrefix, sampler, serv
     LOG_LEVEL: 'warn',
     PUBLIC_BASE_URL: publicBaseUrl,
     INTERNAL_AUTH_SECRET: secret,
-    REDIS_URL: redisUrl,
+    ...redisEnv,
     REDIS_KEY_PREFIX: keyPrefix,
   };
   const nothing = `http://127.0.0.1:${nothingPort}`;
@@ -90,11 +89,10 @@ export async function runGatewayBench({ root, redisUrl, keyPrefix, sampler, serv
   const total = JSON.parse(catalogBody).total;
   if (JSON.parse(gatewayBody).total !== total) throw new Error('the gateway and the catalog answered different results');
 
-  const redisPid = findRedisServerPid();
   const participants = [
     { name: 'bench (autocannon)', pid: process.pid },
     ...[gateway, catalog, identity].map((s) => ({ name: s.name, pid: s.pid })),
-    ...(redisPid ? [{ name: 'redis', pid: redisPid }] : []),
+    ...redisPids,
   ];
   const load = { connections: settings.connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds, participants };
   log(`catalog direct: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s, ${settings.connections} connections`);

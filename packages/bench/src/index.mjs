@@ -3,8 +3,9 @@
 // is missed). Everything it starts is stopped again, and every Redis key it
 // wrote is deleted, also when a run fails or is interrupted.
 import os from 'node:os';
-import { Redis } from 'ioredis';
-import { formatCpu, measureIdle } from './cpu-watch.mjs';
+import { Cluster, Redis } from 'ioredis';
+import { findRedisServerPid, formatCpu, measureIdle } from './cpu-watch.mjs';
+import { startBenchCluster } from './redis-cluster.mjs';
 import { check, formatTable, info, isMiss } from './report.mjs';
 import { createRssSampler } from './rss-sampler.mjs';
 import { loadSettings } from './settings.mjs';
@@ -84,11 +85,11 @@ function gatewayTable(r, s) {
   );
 }
 
-function intakeTable(one, two, s) {
+function intakeTable(one, two, s, topology) {
   const ratio = two.perSecond / one.perSecond;
   const complete = (run) => run.drained && run.failed === 0 && run.emails === run.delivered * 2;
   const row = (run) => `${fmt(run.delivered)}/${fmt(run.jobs)} in ${fmt(run.seconds, 1)} s, ${run.failed} failed, ${fmt(run.emails)} e-mails`;
-  return table(`Budget 2: intake worker to an SMTP sink (INTAKE_CONCURRENCY=${s.concurrency}, SMTP_POOL_SIZE default)`, [
+  return table(`Budget 2: intake worker to an SMTP sink (INTAKE_CONCURRENCY=${s.concurrency}, SMTP_POOL_SIZE default${topology === 'cluster' ? ', Redis: 3 masters + 3 replicas Cluster' : ''})`, [
     info('1 process: delivered', row(one)),
     check('1 process: shop requests/s', fmt(one.perSecond), '>= 300', one.perSecond >= 300),
     info('2 processes: delivered', row(two)),
@@ -120,6 +121,9 @@ export async function runBenchmarks() {
   const sampler = createRssSampler();
   const tables = [];
   let redis = null;
+  let cluster = null;
+  let redisEnv = {};
+  let redisPids = [];
   let sink = null;
   let failure = null;
 
@@ -128,6 +132,13 @@ export async function runBenchmarks() {
     await Promise.all(services.map((s) => s.stop()));
     if (sink) await sink.close().catch(() => {});
     sink = null;
+    if (cluster) {
+      // The cluster's data goes with it.
+      redis?.disconnect();
+      redis = null;
+      await cluster.stop().catch((err) => log(`could not stop the Redis Cluster: ${err.message}`));
+      cluster = null;
+    }
     if (redis) {
       const deleted = await deleteKeys(redis, [`${settings.keyPrefix}*`, `{${settings.keyPrefix.replace(/[{}:]/g, '')}-*`]).catch((err) => {
         log(`could not delete the benchmark's Redis keys: ${err.message}`);
@@ -151,6 +162,7 @@ export async function runBenchmarks() {
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), CPU idle ${idle} % in the second before start, load average ${os.loadavg()[0].toFixed(2)}`,
   ];
   if (idle < 80) header.push(`note: the machine was busy at start; trust numbers from a quiet machine (see "other" in the CPU lines)`);
+  if (settings.redisTopology === 'cluster') header.push('Redis: a 3-master + 3-replica Cluster started for this run on loopback (BENCH_REDIS=cluster)');
   if (settings.profileDir) header.push(`CPU profiles of the services go to ${settings.profileDir}`);
 
   try {
@@ -162,13 +174,26 @@ export async function runBenchmarks() {
       tables.push(searchTable(result));
     }
 
-    if (settings.parts.includes('gateway') || settings.parts.includes('intake')) redis = await connectRedis(settings.redisUrl);
+    if (settings.parts.includes('gateway') || settings.parts.includes('intake')) {
+      if (settings.redisTopology === 'cluster') {
+        cluster = await startBenchCluster(log);
+        redis = new Cluster(cluster.seeds, { redisOptions: { maxRetriesPerRequest: null } });
+        redisEnv = { REDIS_CLUSTER_NODES: cluster.seedList };
+        redisPids = cluster.pids;
+      } else {
+        redis = await connectRedis(settings.redisUrl);
+        redisEnv = { REDIS_URL: settings.redisUrl };
+        const pid = findRedisServerPid();
+        redisPids = pid ? [{ name: 'redis', pid }] : [];
+      }
+    }
 
     if (settings.parts.includes('gateway')) {
       const { runGatewayBench } = await import('./gateway-bench.mjs');
       const result = await runGatewayBench({
         root: settings.root,
-        redisUrl: settings.redisUrl,
+        redisEnv,
+        redisPids,
         keyPrefix: settings.keyPrefix,
         sampler,
         services,
@@ -185,7 +210,8 @@ export async function runBenchmarks() {
         runIntakeDrain({
           root: settings.root,
           redis,
-          redisUrl: settings.redisUrl,
+          redisEnv,
+          redisPids,
           keyPrefix: settings.keyPrefix,
           label,
           processes,
@@ -198,7 +224,7 @@ export async function runBenchmarks() {
         });
       const one = await drain('1p', 1, settings.intake.jobsOneProcess);
       const two = await drain('2p', 2, settings.intake.jobsOneProcess * 2);
-      tables.push(intakeTable(one, two, settings.intake));
+      tables.push(intakeTable(one, two, settings.intake, settings.redisTopology));
     }
 
     const expected = [

@@ -5,7 +5,7 @@
 // (the last step of each job) counting deliveries.
 import { INTAKE_QUEUE, INTAKE_LIST_STREAM } from '@msa/contracts';
 import { Queue } from 'bullmq';
-import { findRedisServerPid, startCpuWatch } from './cpu-watch.mjs';
+import { startCpuWatch } from './cpu-watch.mjs';
 import { buildIntakeJob } from './intake-fixture.mjs';
 import { freePort, spawnService } from './processes.mjs';
 
@@ -31,7 +31,7 @@ async function fillQueue(redis, prefix, jobs) {
 }
 
 /** One measured drain of `jobs` queued requests by `processes` worker processes. */
-export async function runIntakeDrain({ root, redis, redisUrl, keyPrefix, label, processes, jobs, sink, sampler, services, settings, log }) {
+export async function runIntakeDrain({ root, redis, redisEnv, redisPids, keyPrefix, label, processes, jobs, sink, sampler, services, settings, log }) {
   const queuePrefix = `{${keyPrefix.replace(/[{}:]/g, '')}-${label}}`;
   const workerKeyPrefix = `${keyPrefix}${label}:`;
   const listKey = `${workerKeyPrefix}${INTAKE_LIST_STREAM}`;
@@ -48,7 +48,7 @@ export async function runIntakeDrain({ root, redis, redisUrl, keyPrefix, label, 
       env: {
         NODE_ENV: 'production',
         LOG_LEVEL: 'warn',
-        REDIS_URL: redisUrl,
+        ...redisEnv,
         REDIS_KEY_PREFIX: workerKeyPrefix,
         QUEUE_PREFIX: queuePrefix,
         INTAKE_CONCURRENCY: String(settings.concurrency),
@@ -63,11 +63,10 @@ export async function runIntakeDrain({ root, redis, redisUrl, keyPrefix, label, 
     sampler.watch('intake-worker', worker.pid);
   }
 
-  const redisPid = findRedisServerPid();
   const cpu = startCpuWatch([
     { name: 'bench (SMTP sink)', pid: process.pid },
     ...workers.map((w, i) => ({ name: `worker ${i + 1}`, pid: w.pid })),
-    ...(redisPid ? [{ name: 'redis', pid: redisPid }] : []),
+    ...redisPids,
   ]);
   const deadline = Date.now() + settings.maxSeconds * 1_000;
   let first = null;

@@ -21,12 +21,16 @@ export function loadSettings() {
   const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only.filter((p) => !PARTS.includes(p));
   if (unknown.length) throw new Error(`BENCH_ONLY knows ${PARTS.join(', ')}; got ${unknown.join(', ')}`);
+  const redisTopology = process.env.BENCH_REDIS || 'single';
+  if (!['single', 'cluster'].includes(redisTopology)) throw new Error(`BENCH_REDIS is single or cluster; got '${redisTopology}'`);
   const profileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   return {
     root,
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    /** `single`: REDIS_URL; `cluster`: a 3+3 Redis Cluster the benchmark starts and removes itself. */
+    redisTopology,
     // One prefix per run: every key this run writes starts with it, and is deleted at the end.
     keyPrefix: `bench-${randomBytes(4).toString('hex')}:`,
     parts: only.length ? only : PARTS,

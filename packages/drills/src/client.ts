@@ -6,6 +6,8 @@
 
 export interface Answer {
   sentAt: number;
+  /** When the answer (or the failure) came. */
+  answeredAt: number;
   /** The HTTP status; 0 when no answer came (connection refused or reset, client timeout). */
   status: number;
   /** `error.code` of an error envelope. */
@@ -53,6 +55,7 @@ export async function send(
     const error = body.error as { code?: unknown } | undefined;
     return {
       sentAt,
+      answeredAt: Date.now(),
       status: res.status,
       code: typeof error?.code === 'string' ? error.code : undefined,
       replayed: res.headers.get('idempotent-replayed') === 'true',
@@ -61,7 +64,7 @@ export async function send(
     };
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return { sentAt, status: 0, replayed: false, error: cause?.code ?? cause?.message ?? (err as Error).message };
+    return { sentAt, answeredAt: Date.now(), status: 0, replayed: false, error: cause?.code ?? cause?.message ?? (err as Error).message };
   }
 }
 

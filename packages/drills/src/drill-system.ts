@@ -1,13 +1,19 @@
-// The whole system as separate processes on loopback: its own redis-server,
-// every service from its dist/main.js, the SMTP sink in this process. The
+// The whole system as separate processes on loopback: its own Redis (one
+// redis-server, a Cluster or a Sentinel setup), every service from its
+// dist/main.js (one or more instances each), the SMTP sink in this process. The
 // intervals that decide how fast the system recovers are shortened through
 // the services' own environment variables, never through test code paths.
-import { createServer } from 'node:net';
 import { TEST_INTERNAL_SECRET, testEcKeyPair } from '@msa/test-kit';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+export { freePort } from './ports.js';
+import { freePort, freePorts } from './ports.js';
+import { startRedisCluster, type RedisCluster } from './redis-cluster.js';
 import { startRedisProcess, type RedisProcess } from './redis-process.js';
+import { startRedisSentinel, type RedisSentinelSetup } from './redis-sentinel.js';
 import { createServiceProcess, type ServiceName, type ServiceProcess } from './service-process.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+
+export type RedisClient = Redis | Cluster;
 
 export const OPERATOR_EMAIL = 'operator@merch.test';
 export const KEY_PREFIX = 'drill:';
@@ -27,13 +33,46 @@ export const RECOVERY_ENV = {
 /** Start order: each service after the ones it calls. */
 const START_ORDER: ServiceName[][] = [['catalog', 'shops', 'identity'], ['requests'], ['mcp', 'intake-worker'], ['gateway']];
 
+export type Topology = 'single' | 'cluster' | 'sentinel';
+
+/** The Redis processes of a drill system, by topology. */
+export type RedisServers =
+  | { kind: 'single'; server: RedisProcess }
+  | { kind: 'cluster'; cluster: RedisCluster }
+  | { kind: 'sentinel'; sentinel: RedisSentinelSetup };
+
+export interface DrillSystemOptions {
+  /** One redis-server (default), a 3+3 Cluster, or a master and replica watched by 3 Sentinels. */
+  topology?: Topology;
+  /**
+   * Processes of one service (default 1 each). Gateway i calls requests
+   * service i (modulo their count); the others call the first instance.
+   */
+  instances?: Partial<Record<ServiceName, number>>;
+  /** Variables added to a service's environment (every instance), e.g. a small RATE_LIMIT_PER_MINUTE. */
+  env?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** BullMQ prefix of the requests services and workers (default `{drill:intake}`). */
+  queuePrefix?: string;
+}
+
 export interface DrillSystem {
+  /** The first gateway. */
   baseUrl: string;
-  redisProcess: RedisProcess;
-  /** A connection for the checks; it reconnects after a Redis restart. */
-  redis: Redis;
+  /** Every gateway, in instance order. */
+  gatewayUrls: string[];
+  topology: Topology;
+  redisServers: RedisServers;
+  /** A connection for the checks, of the system's topology; it follows restarts and failovers. */
+  redis: RedisClient;
+  /** The BullMQ prefix the services use. */
+  queuePrefix: string;
   smtp: SmtpSink;
+  /** The first instance of each service. */
   services: Record<ServiceName, ServiceProcess>;
+  /** Every instance of one service. */
+  instances(name: ServiceName): ServiceProcess[];
+  /** The environment instance 0 of `name` runs with, for starting a variant of it by hand. */
+  envOf(name: ServiceName): Record<string, string>;
   /** Restarts whatever a drill left stopped (a drill that failed half way). */
   ensureRunning(): Promise<void>;
   /** Every process's output since `at`, for a failed drill. */
@@ -45,37 +84,96 @@ export interface DrillSystem {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
+/** The single redis-server of a system; faults that restart Redis or watch its keyspace need one. */
+export function singleRedis(system: DrillSystem): RedisProcess {
+  if (system.redisServers.kind !== 'single') throw new Error(`this fault needs a single redis-server, the system runs ${system.redisServers.kind}`);
+  return system.redisServers.server;
 }
 
-export async function startDrillSystem(): Promise<DrillSystem> {
-  const ports = {
-    redis: await freePort(),
-    smtp: await freePort(),
-    catalog: await freePort(),
-    shops: await freePort(),
-    identity: await freePort(),
-    requests: await freePort(),
-    mcp: await freePort(),
-    'intake-worker': await freePort(),
-    gateway: await freePort(),
-    gatewayAdmin: await freePort(),
-  };
-  const baseUrl = `http://127.0.0.1:${ports.gateway}`;
-  const url = (name: ServiceName) => `http://127.0.0.1:${ports[name]}`;
+async function startRedisServers(topology: Topology): Promise<RedisServers> {
+  switch (topology) {
+    case 'single':
+      return { kind: 'single', server: await startRedisProcess(await freePort()) };
+    case 'cluster':
+      return { kind: 'cluster', cluster: await startRedisCluster() };
+    case 'sentinel':
+      return { kind: 'sentinel', sentinel: await startRedisSentinel() };
+  }
+}
 
-  const redisProcess = await startRedisProcess(ports.redis);
-  const smtp = await startSmtpSink(ports.smtp);
+function redisProcessesOf(servers: RedisServers): RedisProcess[] {
+  switch (servers.kind) {
+    case 'single':
+      return [servers.server];
+    case 'cluster':
+      return servers.cluster.nodes;
+    case 'sentinel':
+      return [...servers.sentinel.dataNodes, ...servers.sentinel.sentinels];
+  }
+}
+
+/** What the services' Redis variables say for each topology. */
+function redisEnvOf(servers: RedisServers): Record<string, string> {
+  switch (servers.kind) {
+    case 'single':
+      return { REDIS_URL: servers.server.url };
+    case 'cluster':
+      return { REDIS_CLUSTER_NODES: servers.cluster.seeds };
+    case 'sentinel':
+      return { REDIS_SENTINELS: servers.sentinel.sentinelSeeds, REDIS_SENTINEL_NAME: servers.sentinel.name };
+  }
+}
+
+function checkClientOf(servers: RedisServers): RedisClient {
+  const options = { maxRetriesPerRequest: 20, lazyConnect: true };
+  let client: RedisClient;
+  switch (servers.kind) {
+    case 'single':
+      client = new Redis(servers.server.url, options);
+      break;
+    case 'cluster':
+      client = new Cluster(
+        servers.cluster.nodes.map((n) => ({ host: '127.0.0.1', port: n.port })),
+        { lazyConnect: true, redisOptions: { maxRetriesPerRequest: 20 }, retryDelayOnFailover: 200, retryDelayOnClusterDown: 300 },
+      );
+      break;
+    case 'sentinel':
+      client = new Redis({
+        ...options,
+        sentinels: servers.sentinel.sentinels.map((s) => ({ host: '127.0.0.1', port: s.port })),
+        name: servers.sentinel.name,
+      });
+      break;
+  }
+  client.on('error', () => undefined);
+  if (client instanceof Cluster) client.on('node error', () => undefined);
+  return client;
+}
+
+export async function startDrillSystem(options: DrillSystemOptions = {}): Promise<DrillSystem> {
+  const topology = options.topology ?? 'single';
+  const queuePrefix = options.queuePrefix ?? '{drill:intake}';
+  // Redis first: a Cluster node also listens on its port + 10000, which the services' ports must not take.
+  const redisServers = await startRedisServers(topology);
+  const redisProcesses = redisProcessesOf(redisServers);
+  const stopRedis = () => Promise.all(redisProcesses.map((p) => p.stop()));
+  const count = (name: ServiceName) => Math.max(1, options.instances?.[name] ?? 1);
+  const names = START_ORDER.flat();
+  const pool = await freePorts(names.reduce((n, name) => n + count(name), 0) + count('gateway') + 1);
+  const ports = Object.fromEntries(names.map((name) => [name, pool.splice(0, count(name))])) as Record<ServiceName, number[]>;
+  const gatewayAdminPorts = pool.splice(0, count('gateway'));
+  const smtpPort = pool.pop()!;
+  const gatewayUrls = ports.gateway.map((p) => `http://127.0.0.1:${p}`);
+  const baseUrl = gatewayUrls[0]!;
+  const url = (name: ServiceName, i = 0) => `http://127.0.0.1:${ports[name][i % ports[name].length]}`;
+
+  let smtp: SmtpSink;
+  try {
+    smtp = await startSmtpSink(smtpPort);
+  } catch (err) {
+    await stopRedis();
+    throw err;
+  }
   const keys = testEcKeyPair();
   const common = {
     NODE_ENV: 'test',
@@ -83,97 +181,130 @@ export async function startDrillSystem(): Promise<DrillSystem> {
     LOG_LEVEL: 'warn',
     PUBLIC_BASE_URL: baseUrl,
     INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET,
-    REDIS_URL: redisProcess.url,
+    ...redisEnvOf(redisServers),
     REDIS_KEY_PREFIX: KEY_PREFIX,
-    QUEUE_PREFIX: '{drill:intake}',
+    QUEUE_PREFIX: queuePrefix,
     SHUTDOWN_DEADLINE_MS: '3000',
     BIND_ADDRESS: '127.0.0.1',
   };
-  const envOf: Record<ServiceName, Record<string, string>> = {
-    catalog: { ...common, CATALOG_PORT: String(ports.catalog), CATALOG_ADMIN_PORT: '0' },
-    shops: { ...common, SHOPS_PORT: String(ports.shops), SHOPS_ADMIN_PORT: '0' },
-    identity: {
-      ...common,
-      IDENTITY_PORT: String(ports.identity),
-      IDENTITY_ADMIN_PORT: '0',
-      TOKEN_SIGNING_KEY: keys.privateKeyPem,
-      TOKEN_SIGNING_KID: 'drill-key-1',
-      ...RECOVERY_ENV.identity,
-    },
-    requests: { ...common, REQUESTS_PORT: String(ports.requests), REQUESTS_ADMIN_PORT: '0', CATALOG_URL: url('catalog'), ...RECOVERY_ENV.requests },
-    mcp: {
-      ...common,
-      MCP_PORT: String(ports.mcp),
-      MCP_ADMIN_PORT: '0',
-      CATALOG_URL: url('catalog'),
-      SHOPS_URL: url('shops'),
-      REQUESTS_URL: url('requests'),
-    },
-    'intake-worker': {
-      ...common,
-      WORKER_PORT: String(ports['intake-worker']),
-      SMTP_URL: smtp.url,
-      OPERATOR_EMAIL,
-      MAIL_FROM: 'Merch-Shop Anfragen <anfragen@merch.test>',
-      LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: 'true',
-      ...RECOVERY_ENV['intake-worker'],
-    },
-    gateway: {
-      ...common,
-      GATEWAY_PORT: String(ports.gateway),
-      GATEWAY_ADMIN_PORT: String(ports.gatewayAdmin),
-      CATALOG_URL: url('catalog'),
-      SHOPS_URL: url('shops'),
-      REQUESTS_URL: url('requests'),
-      IDENTITY_URL: url('identity'),
-      MCP_URL: url('mcp'),
-      // The drills act as many clients, each with its own X-Forwarded-For.
-      TRUST_PROXY: 'true',
-    },
+  const envOf = (name: ServiceName, i: number): Record<string, string> => {
+    const own = options.env?.[name] ?? {};
+    switch (name) {
+      case 'catalog':
+        return { ...common, CATALOG_PORT: String(ports.catalog[i]), CATALOG_ADMIN_PORT: '0', ...own };
+      case 'shops':
+        return { ...common, SHOPS_PORT: String(ports.shops[i]), SHOPS_ADMIN_PORT: '0', ...own };
+      case 'identity':
+        return {
+          ...common,
+          IDENTITY_PORT: String(ports.identity[i]),
+          IDENTITY_ADMIN_PORT: '0',
+          TOKEN_SIGNING_KEY: keys.privateKeyPem,
+          TOKEN_SIGNING_KID: 'drill-key-1',
+          ...RECOVERY_ENV.identity,
+          ...own,
+        };
+      case 'requests':
+        return { ...common, REQUESTS_PORT: String(ports.requests[i]), REQUESTS_ADMIN_PORT: '0', CATALOG_URL: url('catalog'), ...RECOVERY_ENV.requests, ...own };
+      case 'mcp':
+        return {
+          ...common,
+          MCP_PORT: String(ports.mcp[i]),
+          MCP_ADMIN_PORT: '0',
+          CATALOG_URL: url('catalog'),
+          SHOPS_URL: url('shops'),
+          REQUESTS_URL: url('requests'),
+          ...own,
+        };
+      case 'intake-worker':
+        return {
+          ...common,
+          WORKER_PORT: String(ports['intake-worker'][i]),
+          SMTP_URL: smtp.url,
+          OPERATOR_EMAIL,
+          MAIL_FROM: 'Merch-Shop Anfragen <anfragen@merch.test>',
+          LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: 'true',
+          ...RECOVERY_ENV['intake-worker'],
+          ...own,
+        };
+      case 'gateway':
+        return {
+          ...common,
+          GATEWAY_PORT: String(ports.gateway[i]),
+          GATEWAY_ADMIN_PORT: String(gatewayAdminPorts[i]),
+          CATALOG_URL: url('catalog'),
+          SHOPS_URL: url('shops'),
+          REQUESTS_URL: url('requests', i),
+          IDENTITY_URL: url('identity'),
+          MCP_URL: url('mcp'),
+          // The drills act as many clients, each with its own X-Forwarded-For.
+          TRUST_PROXY: 'true',
+          ...own,
+        };
+    }
   };
-  const services = Object.fromEntries(
+  const instancesOf = Object.fromEntries(
     START_ORDER.flat().map((name) => [
       name,
-      createServiceProcess({ name, port: ports[name], env: envOf[name], readyPath: name === 'gateway' ? '/healthz' : '/readyz' }),
+      ports[name].map((port, i) =>
+        createServiceProcess({
+          name,
+          label: count(name) > 1 ? `${name}#${i + 1}` : name,
+          port,
+          env: envOf(name, i),
+          readyPath: name === 'gateway' ? '/healthz' : '/readyz',
+        }),
+      ),
     ]),
-  ) as Record<ServiceName, ServiceProcess>;
-
-  const redis = new Redis(redisProcess.url, { maxRetriesPerRequest: 20, lazyConnect: true });
-  redis.on('error', () => undefined);
-
-  const killAll = () => {
-    for (const service of Object.values(services)) void service.kill();
+  ) as Record<ServiceName, ServiceProcess[]>;
+  const all = () => Object.values(instancesOf).flat();
+  const services = Object.fromEntries(Object.entries(instancesOf).map(([name, list]) => [name, list[0]!])) as Record<ServiceName, ServiceProcess>;
+  const startAll = async () => {
+    for (const group of START_ORDER) await Promise.all(group.flatMap((name) => instancesOf[name].map((s) => s.start())));
   };
-  // A test process that dies must not leave services running on the machine.
+
+  const redis = checkClientOf(redisServers);
+
+  // A test process that dies must not leave services or Redis running on the machine.
   process.once('exit', () => {
-    for (const service of Object.values(services)) void service.kill();
-    void redisProcess.kill();
+    for (const service of all()) void service.kill();
+    for (const p of redisProcesses) void p.kill();
   });
 
   try {
     await redis.connect();
-    for (const group of START_ORDER) await Promise.all(group.map((name) => services[name].start()));
+    await startAll();
   } catch (err) {
-    killAll();
+    await Promise.all(all().map((s) => s.kill()));
     redis.disconnect();
     await smtp.close();
-    await redisProcess.stop();
+    await stopRedis();
     throw err;
   }
 
   return {
     baseUrl,
-    redisProcess,
+    gatewayUrls,
+    topology,
+    redisServers,
     redis,
+    queuePrefix,
     smtp,
     services,
+    instances: (name) => instancesOf[name],
+    envOf: (name) => envOf(name, 0),
     async ensureRunning() {
-      await redisProcess.start();
+      if (redisServers.kind === 'cluster') {
+        const { cluster } = redisServers;
+        for (const n of cluster.nodes) if (n.pid() === undefined) await cluster.restart(n.port);
+      } else {
+        await Promise.all(redisProcesses.map((p) => p.start()));
+      }
       await smtp.bringBack();
-      for (const group of START_ORDER) await Promise.all(group.map((name) => services[name].start()));
+      await startAll();
     },
     logsSince(at) {
-      const logs = [redisProcess.log, ...Object.values(services).map((s) => s.log)];
+      const logs = [...redisProcesses.map((p) => p.log), ...all().map((s) => s.log)];
       return logs
         .flatMap((l) => l.since(at))
         .sort((a, b) => a.at - b.at)
@@ -182,19 +313,19 @@ export async function startDrillSystem(): Promise<DrillSystem> {
         .join('\n');
     },
     unexpectedExits(at) {
-      return Object.values(services).flatMap((s) => s.unexpectedExits(at));
+      return all().flatMap((s) => s.unexpectedExits(at));
     },
     logCounts(at) {
-      const counts = Object.values(services)
-        .map((s) => [s.name, s.log.since(at).length] as const)
+      const counts = all()
+        .map((s) => [s.log.name, s.log.since(at).length] as const)
         .filter(([, n]) => n > 0);
       return counts.map(([name, n]) => `${name} ${n}`).join(', ') || 'none';
     },
     async close() {
       redis.disconnect();
-      await Promise.all(Object.values(services).map((s) => s.kill()));
+      await Promise.all(all().map((s) => s.kill()));
       await smtp.close();
-      await redisProcess.stop();
+      await stopRedis();
     },
   };
 }

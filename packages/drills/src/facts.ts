@@ -2,8 +2,8 @@
 // sink rather than through the API, so a check does not trust the code it
 // checks. Key names are those of apps/requests/src/store,
 // apps/identity/src/store and apps/intake-worker/src/store.
-import type { Redis } from 'ioredis';
-import { KEY_PREFIX } from './drill-system.js';
+import { Cluster } from 'ioredis';
+import { KEY_PREFIX, type RedisClient } from './drill-system.js';
 
 export interface StoredShopRequest {
   id: string;
@@ -24,19 +24,28 @@ export interface StoredCredential {
   reachable: boolean;
 }
 
-async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+/** The masters a Cluster client knows, asked anew: its own list may predate a failover by seconds. */
+export async function currentMasters(redis: Cluster) {
+  await new Promise<void>((resolve, reject) => redis.refreshSlotsCache((err) => (err ? reject(err) : resolve())));
+  return redis.nodes('master');
+}
+
+/** On a Cluster every master holds a share of the keys: each is scanned. */
+export async function scanKeys(redis: RedisClient, pattern: string): Promise<string[]> {
   const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1_000);
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== '0');
+  for (const node of redis instanceof Cluster ? await currentMasters(redis) : [redis]) {
+    let cursor = '0';
+    do {
+      const [next, batch] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1_000);
+      cursor = next;
+      keys.push(...batch);
+    } while (cursor !== '0');
+  }
   return keys;
 }
 
 /** Every stored shop request whose shop name starts with `namePrefix`. */
-export async function storedShopRequests(redis: Redis, namePrefix: string): Promise<StoredShopRequest[]> {
+export async function storedShopRequests(redis: RedisClient, namePrefix: string): Promise<StoredShopRequest[]> {
   const found: StoredShopRequest[] = [];
   for (const key of await scanKeys(redis, `${KEY_PREFIX}shop-request:*`)) {
     const [result, body, owner] = await redis.hmget(key, 'result', 'body', 'owner');
@@ -50,7 +59,7 @@ export async function storedShopRequests(redis: Redis, namePrefix: string): Prom
 }
 
 /** Entries of the internal request list (the worker's stream). */
-export async function listEntries(redis: Redis): Promise<ListEntry[]> {
+export async function listEntries(redis: RedisClient): Promise<ListEntry[]> {
   const entries = await redis.xrange(`${KEY_PREFIX}intake:list`, '-', '+');
   return entries.map(([, values]) => {
     const fields = new Map<string, string>();
@@ -60,7 +69,7 @@ export async function listEntries(redis: Redis): Promise<ListEntry[]> {
 }
 
 /** Every credential record whose name starts with `namePrefix`. */
-export async function storedCredentials(redis: Redis, namePrefix: string): Promise<StoredCredential[]> {
+export async function storedCredentials(redis: RedisClient, namePrefix: string): Promise<StoredCredential[]> {
   const found: StoredCredential[] = [];
   for (const key of await scanKeys(redis, `${KEY_PREFIX}cred:{*`)) {
     const [clientId, name, apiKeyHash] = await redis.hmget(key, 'client_id', 'name', 'api_key_hash');

@@ -3,7 +3,7 @@
 // service has done its work but not yet answered, instead of wherever the
 // clock happens to be.
 import { sleep } from './client.js';
-import { KEY_PREFIX, type DrillSystem } from './drill-system.js';
+import { KEY_PREFIX, singleRedis, type DrillSystem } from './drill-system.js';
 import type { ServiceName } from './service-process.js';
 import { strikeAfterNextWrite } from './striker.js';
 
@@ -34,7 +34,7 @@ export function killAfterWrite(name: ServiceName, write: Write, downMs: number) 
     const service = system.services[name];
     const pid = service.pid();
     if (pid === undefined) throw new Error(`${name} is not running`);
-    const when = await strikeAfterNextWrite(system.redisProcess.port, keyspace(write.pattern), write.event, [{ pid, signal: 'SIGKILL' }], STRIKE_TIMEOUT_MS);
+    const when = await strikeAfterNextWrite(singleRedis(system).port, keyspace(write.pattern), write.event, [{ pid, signal: 'SIGKILL' }], STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
     // Already dead by the striker's hand; restart waits for the exit, then the outage, then readiness.
     await service.restart(downMs);
@@ -59,7 +59,7 @@ export function killGatewayMidRequest(downMs: number, pauseMs = 200) {
     let when: string;
     try {
       when = await strikeAfterNextWrite(
-        system.redisProcess.port,
+        singleRedis(system).port,
         keyspace(pattern),
         event,
         [
@@ -82,12 +82,13 @@ export function killGatewayMidRequest(downMs: number, pauseMs = 200) {
 /** SIGKILL redis-server right after the next shop request write; start it on the same port and AOF directory. */
 export function restartRedisAfterWrite(downMs: number) {
   return async (system: DrillSystem) => {
-    const pid = system.redisProcess.pid();
+    const redis = singleRedis(system);
+    const pid = redis.pid();
     if (pid === undefined) throw new Error('redis-server is not running');
     const { pattern, event } = SHOP_REQUEST_STORED;
-    const when = await strikeAfterNextWrite(system.redisProcess.port, keyspace(pattern), event, [{ pid, signal: 'SIGKILL' }], STRIKE_TIMEOUT_MS);
+    const when = await strikeAfterNextWrite(redis.port, keyspace(pattern), event, [{ pid, signal: 'SIGKILL' }], STRIKE_TIMEOUT_MS);
     const killedAt = Date.now();
-    await system.redisProcess.restart(downMs);
+    await redis.restart(downMs);
     return `redis-server killed ${when}, answering again ${Date.now() - killedAt} ms later`;
   };
 }

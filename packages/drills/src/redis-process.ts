@@ -3,7 +3,7 @@
 // directory without losing an acknowledged write (what infra/redis.conf asks
 // of production, made strict).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -25,37 +25,52 @@ export interface RedisProcess {
   stop(): Promise<void>;
 }
 
-export async function startRedisProcess(port: number): Promise<RedisProcess> {
+export interface RedisProcessOptions {
+  /** Names the process in logs: `redis`, `redis 7001`, `sentinel 7010`. */
+  label?: string;
+  /** Arguments after the defaults (a later one wins): cluster mode, `--replicaof`. */
+  args?: string[];
+  /**
+   * A Sentinel instead of a data node: the text of its configuration file,
+   * written once into its own directory (Sentinel rewrites that file as it learns).
+   */
+  sentinelConfig?: string;
+}
+
+export async function startRedisProcess(port: number, options: RedisProcessOptions = {}): Promise<RedisProcess> {
   if (!onPath('redis-server')) {
     throw new Error('The drills run a redis-server of their own: put Redis 7 on PATH (apt-get install redis-server).');
   }
   const dir = mkdtempSync(join(tmpdir(), 'msa-drill-redis-'));
-  const log = new LineLog('redis');
+  const log = new LineLog(options.label ?? 'redis');
   let child: ChildProcess | undefined;
+  const configFile = join(dir, 'sentinel.conf');
+  if (options.sentinelConfig !== undefined) writeFileSync(configFile, options.sentinelConfig);
+  const args =
+    options.sentinelConfig !== undefined
+      ? [configFile, '--sentinel', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir]
+      : [
+          '--port', String(port),
+          '--bind', '127.0.0.1',
+          '--dir', dir,
+          '--appendonly', 'yes',
+          '--appendfsync', 'always',
+          '--save', '',
+          '--maxmemory-policy', 'noeviction',
+          // Keyspace events of hashes, strings and sorted sets let a drill strike right after a write it waits for.
+          '--notify-keyspace-events', 'Kh$z',
+          ...(options.args ?? []),
+        ];
 
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
 
   async function start() {
     if (running()) return;
-    const proc = spawn(
-      'redis-server',
-      [
-        '--port', String(port),
-        '--bind', '127.0.0.1',
-        '--dir', dir,
-        '--appendonly', 'yes',
-        '--appendfsync', 'always',
-        '--save', '',
-        '--maxmemory-policy', 'noeviction',
-        // Keyspace events of hashes, strings and sorted sets let a drill strike right after a write it waits for.
-        '--notify-keyspace-events', 'Kh$z',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     log.attach(proc);
     const exited = new Promise<never>((_, reject) =>
-      proc.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${log.tail(20)}`))),
+      proc.once('exit', (code) => reject(new Error(`${log.name} exited with ${code}:\n${log.tail(20)}`))),
     );
     exited.catch(() => undefined);
     await Promise.race([waitForPong(port, 15_000), exited]);

@@ -27,6 +27,7 @@ export interface DrillReport {
   /** One line with the figures, printed for every drill. */
   summary: string;
   problems: string[];
+  figures: DrillFigures;
 }
 
 export function summarize(name: string, f: DrillFigures): DrillReport {
@@ -44,5 +45,5 @@ export function summarize(name: string, f: DrillFigures): DrillReport {
     (f.resentMails ? `${f.resentMails} operator e-mails resent, ` : '') +
     (f.note ? `${f.note}, ` : '') +
     `${f.problems.length} problems; other answers: ${faults}`;
-  return { summary: `${summary}\n  fault: ${f.fault}`, problems: f.problems };
+  return { summary: `${summary}\n  fault: ${f.fault}`, problems: f.problems, figures: f };
 }

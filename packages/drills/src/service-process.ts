@@ -32,6 +32,8 @@ export interface ServiceProcess {
 
 export interface ServiceOptions {
   name: ServiceName;
+  /** Names the process in logs when a service runs more than once: `gateway#2`. */
+  label?: string;
   port: number;
   env: Record<string, string>;
   /** `/readyz` checks the service's own dependencies; the gateway's would ask every upstream. */
@@ -40,10 +42,10 @@ export interface ServiceOptions {
 
 const READY_TIMEOUT_MS = 20_000;
 
-export function createServiceProcess({ name, port, env, readyPath = '/readyz' }: ServiceOptions): ServiceProcess {
+export function createServiceProcess({ name, label = name, port, env, readyPath = '/readyz' }: ServiceOptions): ServiceProcess {
   const main = path.join(REPO_ROOT, 'apps', name, 'dist', 'main.js');
   const url = `http://127.0.0.1:${port}`;
-  const log = new LineLog(name);
+  const log = new LineLog(label);
   let child: ChildProcess | undefined;
   const exits: { at: number; how: string }[] = [];
 
@@ -64,11 +66,11 @@ export function createServiceProcess({ name, port, env, readyPath = '/readyz' }:
     });
     const exited = new Promise<never>((_, reject) =>
       proc.once('exit', (code, signal) =>
-        reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready:\n${log.tail(30)}`)),
+        reject(new Error(`${label} exited (${signal ?? `code ${code}`}) before it was ready:\n${log.tail(30)}`)),
       ),
     );
     exited.catch(() => undefined);
-    await Promise.race([waitForOk(`${url}${readyPath}`, READY_TIMEOUT_MS, name), exited]);
+    await Promise.race([waitForOk(`${url}${readyPath}`, READY_TIMEOUT_MS, label), exited]);
   }
 
   async function kill() {
@@ -86,7 +88,7 @@ export function createServiceProcess({ name, port, env, readyPath = '/readyz' }:
     log,
     isRunning: running,
     pid: () => (running() ? child?.pid : undefined),
-    unexpectedExits: (at) => exits.filter((e) => e.at >= at).map((e) => `${name} exited on its own (${e.how})`),
+    unexpectedExits: (at) => exits.filter((e) => e.at >= at).map((e) => `${label} exited on its own (${e.how})`),
     start,
     kill,
     async restart(downMs = 0) {

@@ -27,6 +27,12 @@ describe('isRedisUnavailable', () => {
     expect(isRedisUnavailable(err)).toBe(true);
   });
 
+  it('recognises a Cluster client giving up on a slot whose master is failing over', () => {
+    const err = new Error('Too many Cluster redirections. Last error: Error: Connection is closed.');
+
+    expect(isRedisUnavailable(err)).toBe(true);
+  });
+
   it('is false for everything else, a fetch abort included', () => {
     expect(isRedisUnavailable(new Error('boom'))).toBe(false);
     expect(isRedisUnavailable(new DOMException('This operation was aborted', 'AbortError'))).toBe(false);

@@ -154,6 +154,10 @@ const UNAVAILABLE_MESSAGES = [
   'Command aborted due to connection close',
   'Socket timeout.',
   'connect ETIMEDOUT',
+  // A Cluster client gives up on a slot whose master is gone for longer than
+  // its redirections allow (maxRedirections × retryDelayOnFailover): a failover
+  // still under way.
+  'Too many Cluster redirections.',
 ];
 // Replies a healthy command gets while Redis loads its data, fails over or
 // reshards: the same command succeeds a moment later.
@@ -218,13 +222,19 @@ export async function pingRedis(redis: RedisClient): Promise<void> {
   if (/cluster_enabled:1/.test(info)) throw new Error('Redis is a Cluster node: set REDIS_CLUSTER_NODES instead of REDIS_URL');
 }
 
+/** A Cluster's masters as the cluster names them now; the client's own list is refreshed only every few seconds and may predate a failover. */
+async function currentMasters(redis: Cluster): Promise<Redis[]> {
+  await new Promise<void>((resolve, reject) => redis.refreshSlotsCache((err) => (err ? reject(err) : resolve())));
+  return redis.nodes('master');
+}
+
 /**
  * Deletes every key matching `pattern`. On a Cluster each master is scanned
  * on its own and keys are unlinked one by one: a multi-key DEL across slots
  * is refused there (CROSSSLOT).
  */
 export async function deleteByPattern(redis: RedisClient, pattern: string): Promise<number> {
-  const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
+  const nodes = redis instanceof Cluster ? await currentMasters(redis) : [redis];
   let deleted = 0;
   for (const node of nodes) {
     let cursor = '0';

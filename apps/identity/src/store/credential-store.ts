@@ -7,7 +7,7 @@
 // whose secret nobody was shown; the reverse order could leave an index
 // pointing at nothing. A failed index write removes the record again.
 import { Mode, Scope } from '@msa/contracts';
-import type { RedisClient } from '@msa/service-kit';
+import { pingRedis, type RedisClient } from '@msa/service-kit';
 import { z } from 'zod';
 
 export const CredentialRecord = z.object({
@@ -84,9 +84,7 @@ export function createCredentialStore(redis: RedisClient, prefix: string): Crede
       const clientId = await redis.get(indexKey(apiKeyHash));
       return clientId === null ? null : findByClientId(clientId);
     },
-    async ping() {
-      const pong = await redis.ping();
-      if (pong !== 'PONG') throw new Error(`unexpected PING answer: ${pong}`);
-    },
+    // On a Cluster a bare PING reaches one node; readiness needs every master.
+    ping: () => pingRedis(redis),
   };
 }
