@@ -21,6 +21,18 @@ describe('isRedisUnavailable', () => {
     expect(isRedisUnavailable(new Error('wrapped', { cause: refused }))).toBe(true);
   });
 
+  it('recognises a transaction a failover aborted by the errors of its commands', () => {
+    const moved = Object.assign(new ReplyError('EXECABORT Transaction discarded because of previous errors.'), {
+      previousErrors: [new ReplyError('MOVED 1234 127.0.0.1:7002')],
+    });
+    const typo = Object.assign(new ReplyError('EXECABORT Transaction discarded because of previous errors.'), {
+      previousErrors: [new ReplyError('ERR wrong number of arguments')],
+    });
+
+    expect(isRedisUnavailable(moved)).toBe(true);
+    expect(isRedisUnavailable(typo)).toBe(false);
+  });
+
   it('recognises the cluster error that carries the last node error', () => {
     const err = Object.assign(new Error('Failed to refresh slots cache.'), { name: 'ClusterAllFailedError' });
 

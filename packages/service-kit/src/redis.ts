@@ -161,7 +161,7 @@ const UNAVAILABLE_MESSAGES = [
 ];
 // Replies a healthy command gets while Redis loads its data, fails over or
 // reshards: the same command succeeds a moment later.
-const TRANSIENT_REPLY = /^(LOADING|BUSY|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|READONLY)\b/;
+const TRANSIENT_REPLY = /^(LOADING|BUSY|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|READONLY|MOVED|ASK)\b/;
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
@@ -175,7 +175,12 @@ export function isRedisUnavailable(err: unknown): boolean {
   for (let depth = 0; e instanceof Error && depth < 3; depth++) {
     const { name, message } = e;
     if (UNAVAILABLE_ERROR_NAMES.has(name)) return true;
-    if (e instanceof ReplyError) return TRANSIENT_REPLY.test(message);
+    if (e instanceof ReplyError) {
+      // A transaction a failover aborted names the errors of its commands.
+      const previous = (e as { previousErrors?: unknown[] }).previousErrors;
+      if (message.startsWith('EXECABORT') && Array.isArray(previous)) return previous.some((p) => isRedisUnavailable(p));
+      return TRANSIENT_REPLY.test(message);
+    }
     const code = (e as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
     if (UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m))) return true;

@@ -97,12 +97,15 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
       // record's own key and expires unless the record is stored. A retry
       // under the same id claims it afresh.
       await redis.zadd(pendingKey, Date.now(), id);
-      await redis
+      const results = await redis
         .multi()
         .hset(recordKey(id), 'owner', ownerId, 'day', day, 'mode', mode)
         .hdel(recordKey(id), 'abandoned')
         .expire(recordKey(id), CLAIM_TTL_SECONDS)
         .exec();
+      // EXEC reports a failed command in its results, not by rejecting.
+      const failed = results?.find(([err]) => err)?.[0];
+      if (failed) throw failed;
     },
 
     async create({ result, body, ownerId, intake, trace }) {
