@@ -1,6 +1,6 @@
 // `pnpm start`: runs every service of the system on this machine, with the
 // same environment a deployment would give them, and their logs prefixed.
-// Redis: REDIS_URL, else 127.0.0.1:6379, else a redis-server started here
+// Redis: REDIS_CLUSTER_NODES or REDIS_SENTINELS as given, else REDIS_URL, else 127.0.0.1:6379, else a redis-server started here
 // with its data in .data/redis. Development secrets are generated once into
 // .data/dev-secrets.json. Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
@@ -107,6 +107,11 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 async function ensureRedis() {
+  // A Cluster or Sentinel set up by the caller: the services find it themselves, and wait for it to be ready.
+  if (process.env.REDIS_CLUSTER_NODES || process.env.REDIS_SENTINELS) {
+    log(`using Redis ${process.env.REDIS_CLUSTER_NODES ? `Cluster ${process.env.REDIS_CLUSTER_NODES}` : `Sentinels ${process.env.REDIS_SENTINELS}`}`);
+    return undefined;
+  }
   if (process.env.REDIS_URL) {
     if (await redisAnswers(process.env.REDIS_URL)) return process.env.REDIS_URL;
     throw new Error(`REDIS_URL=${process.env.REDIS_URL} does not answer.`);
@@ -151,7 +156,7 @@ async function main() {
   const env = {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
-    REDIS_URL: redisUrl,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     PUBLIC_BASE_URL: base,
     ...Object.fromEntries(Object.entries(secrets).filter(([k]) => !process.env[k])),
     OUTBOX_DIR: process.env.OUTBOX_DIR ?? join(dataDir, 'outbox'),
