@@ -1,18 +1,7 @@
 import { createServer } from 'node:net';
+import { freePort } from '@msa/test-kit';
 
-/** A port nothing listens on right now (loopback only). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

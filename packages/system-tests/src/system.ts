@@ -1,10 +1,9 @@
 // Starts the whole system in one process: every service on a free port,
 // the gateway in front, one Redis key prefix and one BullMQ prefix for this
 // system only. Real HTTP between services, real Redis, real BullMQ.
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, type Logger, type RunningService } from '@msa/service-kit';
-import { TEST_INTERNAL_SECRET, createTestRedis, testEcKeyPair, type TestRedis } from '@msa/test-kit';
+import { TEST_INTERNAL_SECRET, createTestRedis, freePort, testEcKeyPair, type TestRedis } from '@msa/test-kit';
 
 export interface SystemOptions {
   /** Names the key prefix; one per test file. */
@@ -38,18 +37,7 @@ export interface System {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 type Starter = {
   startService(config: unknown, deps: { logger?: Logger }): Promise<RunningService>;

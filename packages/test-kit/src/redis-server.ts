@@ -13,7 +13,8 @@ export interface OwnRedisServer {
   start(): Promise<void>;
 }
 
-async function freeLoopbackPort(): Promise<number> {
+/** A loopback port nothing listens on right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.on('error', reject);
@@ -42,7 +43,7 @@ function accepts(port: number): Promise<boolean> {
  * slot until it is given some).
  */
 export async function startOwnRedisServer({ args = [] }: { args?: string[] } = {}): Promise<OwnRedisServer> {
-  const port = await freeLoopbackPort();
+  const port = await freePort();
   let child: ChildProcess | null = null;
 
   async function start(): Promise<void> {
