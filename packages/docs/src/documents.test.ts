@@ -124,6 +124,10 @@ describe('developer portal', () => {
     expect(html).not.toMatch(/\ssrc=/i);
   });
 
+  it('links the icon the documents router serves, root-relative so it stays same-origin', () => {
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.ico">');
+  });
+
   it('has a quick start with curl, authentication, sandbox, limits, headers and MCP sections', () => {
     for (const id of ['quick-start', 'authentication', 'sandbox', 'limits', 'headers', 'mcp', 'error-codes']) {
       expect(html).toContain(`id="${id}"`);

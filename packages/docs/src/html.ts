@@ -2,6 +2,7 @@
 // assets, and an `id` on every heading so `/developers#<error_code>` lands on
 // the code's entry.
 import { Marked, type Tokens } from 'marked';
+import { FAVICON_PATH, FAVICON_TYPE } from './favicon.js';
 
 /** A heading's anchor: lower case, word characters kept (so `rate_limited` stays `rate_limited`). */
 export function slugify(text: string): string {
@@ -83,7 +84,11 @@ export interface HtmlPageOptions {
   markdownUrl: string;
 }
 
-/** A complete, self-contained HTML page from Markdown. */
+/**
+ * A complete, self-contained HTML page from Markdown. The icon link is
+ * root-relative rather than built from PUBLIC_BASE_URL, so it stays same-origin
+ * (and inside the gateway's `default-src 'self'`) on whatever host served the page.
+ */
 export function renderHtmlPage(markdown: string, { markdownUrl }: HtmlPageOptions): string {
   const { body, toc, title } = renderMarkdown(markdown);
   const nav = toc.map((t) => `<li><a href="#${t.id}">${t.html}</a></li>`).join('\n');
@@ -93,6 +98,7 @@ export function renderHtmlPage(markdown: string, { markdownUrl }: HtmlPageOption
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" type="${FAVICON_TYPE}" href="${FAVICON_PATH}">
 <link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">
 <style>${CSS}</style>
 </head>
