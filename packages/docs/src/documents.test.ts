@@ -124,6 +124,33 @@ describe('developer portal', () => {
     expect(html).not.toMatch(/\ssrc=/i);
   });
 
+  it('names the MCP clients that work, each with a configuration pointing at the MCP endpoint', () => {
+    const mcp = markdown.slice(markdown.indexOf('## MCP'), markdown.indexOf('## Limits'));
+
+    expect(mcp).toContain(`npx -y @modelcontextprotocol/inspector --cli ${BASE}/mcp --transport http`);
+    expect(mcp).toMatch(/Inspector\*\* \(needs Node\.js 22 or newer/);
+    expect(mcp).toContain("from '@modelcontextprotocol/sdk/client/streamableHttp.js'");
+    expect(mcp).toContain("import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'");
+    expect(mcp.match(/new StreamableHTTPClientTransport\(new URL\('([^']+)'\)/g)).toEqual([
+      `new StreamableHTTPClientTransport(new URL('${BASE}/mcp')`,
+      `new StreamableHTTPClientTransport(new URL('${BASE}/mcp')`,
+    ]);
+    expect(mcp.match(/Authorization: 'Bearer <API_KEY>'/g)).toHaveLength(2);
+    expect(mcp).toContain(`"url": "${BASE}/mcp"`);
+  });
+
+  it('points every MCP client configuration at the sandbox endpoint on the sandbox', () => {
+    const mcp = renderDevelopersMarkdown(sandbox);
+
+    expect(mcp).toContain(`--cli ${BASE}/sandbox/mcp --transport http`);
+    expect(mcp).toContain(`new URL('${BASE}/sandbox/mcp')`);
+    expect(mcp).toContain(`"url": "${BASE}/sandbox/mcp"`);
+  });
+
+  it('links the icon the documents router serves, root-relative so it stays same-origin', () => {
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.ico">');
+  });
+
   it('has a quick start with curl, authentication, sandbox, limits, headers and MCP sections', () => {
     for (const id of ['quick-start', 'authentication', 'sandbox', 'limits', 'headers', 'mcp', 'error-codes']) {
       expect(html).toContain(`id="${id}"`);

@@ -1,7 +1,14 @@
 // Markdown to a self-contained HTML page: inline CSS, no scripts, no external
 // assets, and an `id` on every heading so `/developers#<error_code>` lands on
 // the code's entry.
+//
+// Narrow screens: text breaks inside a word only when a word alone is wider
+// than the line (the `docs` URLs of the error codes are), code blocks and
+// tables scroll inside their own box, so the page never scrolls sideways.
+// `break-word` rather than `anywhere`: it leaves table columns their
+// min-content width instead of squeezing them to a letter.
 import { Marked, type Tokens } from 'marked';
+import { FAVICON_PATH, FAVICON_TYPE } from './favicon.js';
 
 /** A heading's anchor: lower case, word characters kept (so `rate_limited` stays `rate_limited`). */
 export function slugify(text: string): string {
@@ -60,7 +67,7 @@ nav ol { list-style: none; margin: 0; padding: 0; }
 nav li { margin: 0.25rem 0; }
 nav a { color: var(--muted); text-decoration: none; }
 nav a:hover { color: var(--accent); }
-main { padding: 2rem 2.5rem 4rem; min-width: 0; }
+main { padding: 2rem 2.5rem 4rem; min-width: 0; overflow-wrap: break-word; }
 h1 { font-size: 2rem; line-height: 1.25; margin-top: 0; }
 h2 { margin-top: 2.75rem; padding-top: 0.75rem; border-top: 1px solid var(--line); }
 h3 { margin-top: 2rem; }
@@ -69,7 +76,7 @@ h3[id] { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; 
 h3:target { background: var(--panel); outline: 2px solid var(--accent); outline-offset: 4px; border-radius: 4px; }
 a { color: var(--accent); }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; background: var(--panel); padding: 0.1em 0.3em; border-radius: 4px; }
-pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.9rem 1rem; overflow-x: auto; line-height: 1.45; }
+pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.9rem 1rem; overflow-x: auto; max-width: 100%; line-height: 1.45; }
 pre code { background: none; padding: 0; font-size: 0.85rem; }
 table { border-collapse: collapse; width: 100%; margin: 1rem 0; font-size: 0.93rem; display: block; overflow-x: auto; }
 th, td { border: 1px solid var(--line); padding: 0.4rem 0.6rem; text-align: left; vertical-align: top; }
@@ -83,7 +90,11 @@ export interface HtmlPageOptions {
   markdownUrl: string;
 }
 
-/** A complete, self-contained HTML page from Markdown. */
+/**
+ * A complete, self-contained HTML page from Markdown. The icon link is
+ * root-relative rather than built from PUBLIC_BASE_URL, so it stays same-origin
+ * (and inside the gateway's `default-src 'self'`) on whatever host served the page.
+ */
 export function renderHtmlPage(markdown: string, { markdownUrl }: HtmlPageOptions): string {
   const { body, toc, title } = renderMarkdown(markdown);
   const nav = toc.map((t) => `<li><a href="#${t.id}">${t.html}</a></li>`).join('\n');
@@ -93,6 +104,7 @@ export function renderHtmlPage(markdown: string, { markdownUrl }: HtmlPageOption
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" type="${FAVICON_TYPE}" href="${FAVICON_PATH}">
 <link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">
 <style>${CSS}</style>
 </head>

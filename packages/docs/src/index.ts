@@ -1,6 +1,7 @@
 export * from './context.js';
 export * from './documents.js';
 export * from './facts.js';
+export * from './favicon.js';
 export * from './html.js';
 export * from './mcp-surface.js';
 export * from './openapi-document.js';

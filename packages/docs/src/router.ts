@@ -11,6 +11,7 @@ import {
   renderServiceDocumentMarkdown,
   renderVersioningMarkdown,
 } from './documents.js';
+import { FAVICON_PATH, FAVICON_SVG, FAVICON_TYPE } from './favicon.js';
 import { renderHtmlPage } from './html.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
 import { buildServiceDocument } from './service-document.js';
@@ -24,6 +25,9 @@ export interface DocsRouterOptions {
 
 /** The paths this router answers (GET and HEAD only); the gateway routes exactly these here. */
 export const DOCUMENT_PATHS = ['/', '/openapi.json', '/llms.txt', '/agents.md', '/v1/versioning', '/v1/onboarding', '/v1/keys', '/developers'] as const;
+
+/** Paths the router answers that are not documents (no Markdown form); the gateway routes these here too. */
+export const ASSET_PATHS = [FAVICON_PATH] as const;
 
 export const MARKDOWN = 'text/markdown; charset=utf-8';
 
@@ -103,7 +107,8 @@ function notModified(req: Request, etag: string): boolean {
  * OpenAPI, llms.txt, agents.md, versioning, onboarding and the developer
  * portal. Mount it at the root; for sandbox requests strip `/sandbox` from
  * `req.url` and set `res.locals.sandbox = true` first, and every API link in
- * the answer points at the sandbox. Anything else falls through to `next()`.
+ * the answer points at the sandbox. It also answers `/favicon.ico` (the
+ * portal's icon). Anything else falls through to `next()`.
  */
 export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300 }: DocsRouterOptions): Router {
   const router = Router();
@@ -139,5 +144,15 @@ export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300 }: DocsRou
       res.send(rendered.body);
     });
   }
+
+  const faviconEtag = etagOf(FAVICON_SVG);
+  router.get(FAVICON_PATH, (req: Request, res: Response) => {
+    // A day: the icon changes with a release at most, and every visit asks for it.
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.setHeader('ETag', faviconEtag);
+    if (notModified(req, faviconEtag)) return void res.status(304).end();
+    res.status(200).setHeader('Content-Type', FAVICON_TYPE);
+    res.send(FAVICON_SVG);
+  });
   return router;
 }

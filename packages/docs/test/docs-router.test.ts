@@ -112,6 +112,19 @@ describe('documents router', () => {
     expect(openapi.body.servers[0].url).toBe(`${BASE}/sandbox`);
   });
 
+  it('serves the favicon as SVG on production and sandbox paths, with 304 on a matching ETag', async () => {
+    const res = await request(app).get('/favicon.ico');
+    const sandbox = await request(app).get('/sandbox/favicon.ico');
+    const again = await request(app).get('/favicon.ico').set('If-None-Match', res.headers.etag!);
+
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(res.headers['cache-control']).toContain('max-age');
+    expect(Buffer.from(res.body as Buffer).toString('utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(sandbox.status).toBe(200);
+    expect(again.status).toBe(304);
+  });
+
   it('leaves every other path and method to the next handler', async () => {
     const post = await request(app).post('/v1/keys').send({});
     const other = await request(app).get('/v1/products');

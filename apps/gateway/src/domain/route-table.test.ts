@@ -22,6 +22,10 @@ describe('route table', () => {
     expect(resolve('POST', '/v1/keys')).toMatchObject({ route: { target: 'identity', auth: 'none' } });
   });
 
+  it('sends the favicon to the documents without reading credentials', () => {
+    expect(resolve('GET', '/favicon.ico')).toMatchObject({ kind: 'route', route: { target: 'docs', auth: 'none' } });
+  });
+
   it('answers method_not_allowed with the allowed methods of a known path', () => {
     expect(resolve('DELETE', '/v1/shop-requests')).toEqual({ kind: 'method_not_allowed', allowed: ['POST'] });
   });

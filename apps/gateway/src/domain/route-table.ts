@@ -46,6 +46,8 @@ export const ROUTES: readonly RouteDef[] = [
   { operation: 'getOnboarding', method: 'GET', path: '/v1/onboarding', target: 'docs', auth: 'none' },
   { operation: 'getKeyOnboarding', method: 'GET', path: '/v1/keys', target: 'docs', auth: 'none' },
   { operation: 'getDeveloperPortal', method: 'GET', path: '/developers', target: 'docs', auth: 'none' },
+  // Not an API operation: browsers ask for it on every portal visit, and a 404 is a console error.
+  { operation: 'getFavicon', method: 'GET', path: '/favicon.ico', target: 'docs', auth: 'none' },
 ];
 
 export type Resolution =
