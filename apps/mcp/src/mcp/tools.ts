@@ -19,7 +19,7 @@ import {
 import { toFieldProblems } from '@msa/service-kit';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { McpDeps } from './deps.js';
-import { advertisedInput } from './tool-schema.js';
+import { advertisedInput, advertisedOutput } from './tool-schema.js';
 import { asEnvelope, envelopeOfFailure, toolFailure, toolSuccess, type EnvelopeFactory } from './tool-result.js';
 
 const ERROR_NOTE =
@@ -85,7 +85,7 @@ export const CreateShopRequestArgs = z.strictObject({
   idempotency_key: IdempotencyKey.optional(),
 });
 
-const orError = <S extends z.ZodType>(schema: S) => z.union([schema, ErrorEnvelope]);
+const orError = (schema: z.ZodType) => advertisedOutput(z.union([schema, ErrorEnvelope]));
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
