@@ -124,5 +124,6 @@ describe('tools/call for a strict client', () => {
     const res = await h.rpc(callTool('create_shop_request', buildShopRequest()), { ctx: { principal: null, sandbox: false } });
 
     expect(validate(res.body.result.structuredContent) ? [] : validate.errors).toEqual([]);
+    expect(res.body.result.structuredContent.next_steps).toContain(`${TEST_BASE_URL}/.well-known/oauth-protected-resource/mcp`);
   });
 });
