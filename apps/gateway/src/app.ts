@@ -39,6 +39,8 @@ import { createRouteResolver, ROUTES, type RouteDef, type UpstreamName } from '.
 
 export type { UpstreamName };
 import { splitSandbox } from './domain/sandbox-path.js';
+import { HANDSHAKE_PEEK_MAX_BYTES, isMcpHandshake } from './domain/mcp-handshake.js';
+import { peekJsonBody } from './routes/peek-body.js';
 import { createServiceProxy } from './routes/proxy.js';
 
 
@@ -55,7 +57,12 @@ export interface GatewayDeps {
   resolveKey: KeyResolver;
   verifyToken: TokenVerifier;
   /** `failedAuth` counts wrong credentials per client IP; past it the gateway answers 429 without asking identity. */
-  limiters: { principal: WindowLimiter; anonymous: WindowLimiter; failedAuth: FailureLimiter };
+  /**
+   * `mcpHandshake` counts MCP handshakes (domain/mcp-handshake.ts) apart from
+   * the caller's minute, per principal or client IP; without it they count
+   * as ordinary requests.
+   */
+  limiters: { principal: WindowLimiter; anonymous: WindowLimiter; failedAuth: FailureLimiter; mcpHandshake?: WindowLimiter };
   /** Serves the documents (service document, OpenAPI, llms.txt, portal…). */
   docs: RequestHandler;
   ready: () => Promise<unknown>;
@@ -188,8 +195,9 @@ export function createApp(deps: GatewayDeps): Express {
     }
   }
 
-  async function limit(req: Request, res: Response, principal: Principal | null, ip: string) {
-    const limiter = principal ? deps.limiters.principal : deps.limiters.anonymous;
+  async function limit(req: Request, res: Response, principal: Principal | null, ip: string, handshake = false) {
+    const handshakes = handshake ? deps.limiters.mcpHandshake : undefined;
+    const limiter = handshakes ?? (principal ? deps.limiters.principal : deps.limiters.anonymous);
     const result = await unlessLimiterDown(req, () => limiter.consume(principal ? `p:${principal.id}` : `ip:${ip}`));
     if (!result) return;
     setRateLimitHeaders(res, result.state);
@@ -197,10 +205,12 @@ export function createApp(deps: GatewayDeps): Express {
       rejections.inc({ policy: limiter.policy });
       throw rateLimitedError(
         result.state,
-        principal
-          ? `More than ${limiter.points} requests in a minute with these credentials.`
-          : `More than ${limiter.points} requests in a minute from this address without credentials.`,
-        principal ? undefined : 'Wait for Retry-After seconds, or send credentials (POST /v1/keys) for 300 requests per minute.',
+        handshakes
+          ? `More than ${limiter.points} MCP handshakes (initialize, notifications/initialized, server/discover) in a minute ${principal ? 'with these credentials' : 'from this address'}.`
+          : principal
+            ? `More than ${limiter.points} requests in a minute with these credentials.`
+            : `More than ${limiter.points} requests in a minute from this address without credentials.`,
+        principal || handshakes ? undefined : 'Wait for Retry-After seconds, or send credentials (POST /v1/keys) for 300 requests per minute.',
       );
     }
   }
@@ -212,7 +222,13 @@ export function createApp(deps: GatewayDeps): Express {
    * credentials (or while identity is away) the anonymous minute, a known
    * principal its own minute.
    */
-  async function admit(req: Request, res: Response, route: RouteDef, ctx: Omit<CallContext, 'principal' | 'sandbox'>): Promise<Principal | null> {
+  async function admit(
+    req: Request,
+    res: Response,
+    route: RouteDef,
+    ctx: Omit<CallContext, 'principal' | 'sandbox'>,
+    handshake = false,
+  ): Promise<Principal | null> {
     let principal: Principal | null;
     try {
       principal = await authenticate(req, res, route, ctx);
@@ -220,7 +236,7 @@ export function createApp(deps: GatewayDeps): Express {
       if (!res.hasHeader('RateLimit-Policy')) await limit(req, res, null, ctx.ip);
       throw err;
     }
-    await limit(req, res, principal, ctx.ip);
+    await limit(req, res, principal, ctx.ip, handshake);
     requireScope(route, principal);
     return principal;
   }
@@ -247,7 +263,13 @@ export function createApp(deps: GatewayDeps): Express {
     for (const h of INTERNAL_HEADERS) delete req.headers[h];
     const ip = clientIp(req);
     const base = { ip, request_id: req.id, traceparent: req.traceparent };
-    const principal = await admit(req, res, route, base);
+    // Only POST /mcp bodies are read here, and only small JSON ones; see domain/mcp-handshake.ts.
+    const handshake =
+      deps.limiters.mcpHandshake !== undefined &&
+      route.target === 'mcp' &&
+      req.method === 'POST' &&
+      isMcpHandshake(await peekJsonBody(req, HANDSHAKE_PEEK_MAX_BYTES, deps.clientBodyTimeoutMs ?? 10_000));
+    const principal = await admit(req, res, route, base, handshake);
 
     const dep = deprecation(req.method === 'HEAD' ? 'GET' : req.method, path);
     if (dep) for (const [k, v] of Object.entries(dep)) res.setHeader(k, v);

@@ -26,6 +26,12 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend({
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('How long a resolved API key is cached in process'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300).describe('Requests per minute per principal'),
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(60).describe('Requests per minute per client IP without credentials'),
+  RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(LIMITS.mcpHandshakesPerMinute)
+    .describe('MCP handshake messages (initialize, notifications/initialized, server/discover) per minute per principal or client IP, counted apart from the requests'),
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce
     .number()
     .int()

@@ -70,6 +70,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     limiters: {
       principal: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }),
       anonymous: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE, windowSeconds: 60 }),
+      mcpHandshake: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:mcp-hs`, policy: 'mcp-handshake', points: config.RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE, windowSeconds: 60 }),
       failedAuth: createFailureLimiter({ redis, keyPrefix: `${keyPrefix}:auth-fail`, policy: 'failed-auth', points: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE, windowSeconds: 60 }),
     },
     docs: createDocsRouter({ publicBaseUrl: config.PUBLIC_BASE_URL }),

@@ -120,6 +120,27 @@ describe('tool create_shop_request', () => {
     expect(result.structuredContent.next_steps).toContain('Authorization: Bearer');
   });
 
+  it('without credentials on /mcp says first, in plain words, that the request stayed on the sandbox and how to authenticate', async () => {
+    const result = await call('create_shop_request', buildShopRequest(), { principal: null, sandbox: false });
+
+    const plain = result.content[0]!.text;
+    expect(plain).toMatch(/^Stored on the SANDBOX, not sent/);
+    expect(plain).toContain('did not reach the operator');
+    expect(plain).toContain(`${TEST_BASE_URL}/.well-known/oauth-protected-resource/mcp`);
+    expect(plain).toContain(`POST ${TEST_BASE_URL}/v1/keys`);
+    expect(result.structuredContent.warnings[0]).toMatch(/^Stored on the SANDBOX/);
+    expect(result.structuredContent.next_steps).toContain(`${TEST_BASE_URL}/.well-known/oauth-protected-resource/mcp`);
+    expect(JSON.parse(result.content[1]!.text)).toEqual(result.structuredContent);
+  });
+
+  it('without credentials on /sandbox/mcp says it is stored on the sandbox without a warning', async () => {
+    const result = await call('create_shop_request', buildShopRequest(), { principal: null, sandbox: true });
+
+    expect(result.content[0]!.text).toMatch(/^Stored on the sandbox/);
+    expect(result.structuredContent.warnings.join(' ')).not.toContain('SANDBOX');
+    expect(result.structuredContent.next_steps).toContain(`POST ${TEST_BASE_URL}/v1/keys`);
+  });
+
   it('with a live principal creates a live request', async () => {
     const result = await call('create_shop_request', buildShopRequest(), { principal: livePrincipal(), sandbox: false });
 

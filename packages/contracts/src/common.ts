@@ -25,6 +25,8 @@ export type Decoration = z.infer<typeof Decoration>;
 export const LIMITS = {
   ratePerMinuteWithCredentials: 300,
   ratePerMinuteAnonymous: 60,
+  /** MCP handshake messages (initialize, notifications/initialized, server/discover) per minute, counted apart from requests. */
+  mcpHandshakesPerMinute: 240,
   liveShopRequestsPerDay: 5,
   sandboxShopRequestsPerDay: 200,
   keyCreationsPerIpPerDay: 10,

@@ -24,6 +24,10 @@ export function limitRows(): LimitRow[] {
   return [
     { name: 'Requests per minute with credentials', value: `${LIMITS.ratePerMinuteWithCredentials}` },
     { name: 'Requests per minute without credentials (per IP address)', value: `${LIMITS.ratePerMinuteAnonymous}` },
+    {
+      name: 'MCP handshake messages per minute (`initialize`, `notifications/initialized`, `server/discover` on `POST /mcp`; per credentials, else per IP address); counted apart from the requests above, so connecting does not spend them',
+      value: `${LIMITS.mcpHandshakesPerMinute}`,
+    },
     { name: 'Live shop requests per day (per credentials)', value: `${LIMITS.liveShopRequestsPerDay}` },
     { name: 'Sandbox shop requests per day (per credentials; per IP address without credentials)', value: `${LIMITS.sandboxShopRequestsPerDay}` },
     { name: 'Credentials created per IP address per day (keys and registrations together)', value: `${LIMITS.keyCreationsPerIpPerDay}` },

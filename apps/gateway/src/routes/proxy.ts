@@ -3,6 +3,7 @@ import type { ServiceName } from '@msa/contracts';
 import { sendError, type Logger, type Metrics } from '@msa/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { peekedBody } from './peek-body.js';
 
 export interface ProxyOptions {
   service: ServiceName;
@@ -52,6 +53,11 @@ export function createServiceProxy({ service, target, timeoutMs, clientBodyTimeo
     xfwd: false,
     on: {
       proxyReq: (proxyReq, req) => {
+        // A body the gateway read to classify it (peek-body.ts): the stream
+        // has ended, so the proxy's pipe only ends proxyReq; the bytes go
+        // here, unchanged, under the client's own Content-Length.
+        const peeked = peekedBody(req);
+        if (peeked) proxyReq.write(peeked);
         const state = stateOf(req);
         const awaitAnswer = () =>
           proxyReq.setTimeout(timeoutMs, () => {

@@ -28,7 +28,12 @@ function instructions(deps: McpDeps, ctx: CallContext): string {
 export function buildMcpServer(deps: McpDeps, ctx: CallContext): McpServer {
   const server = new McpServer(
     { ...SERVER_INFO, websiteUrl: `${deps.urls.root}/developers` },
-    { instructions: instructions(deps, ctx) },
+    {
+      instructions: instructions(deps, ctx),
+      // The SDK defaults listChanged to true, but a stateless server holds no
+      // stream to send list_changed on; the lists only change with a deploy.
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+    },
   );
   registerTools(server, deps, ctx);
   registerResources(server, deps, ctx);

@@ -19,7 +19,7 @@ import {
 import { toFieldProblems } from '@msa/service-kit';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { McpDeps } from './deps.js';
-import { advertisedInput } from './tool-schema.js';
+import { advertisedInput, advertisedOutput } from './tool-schema.js';
 import { asEnvelope, envelopeOfFailure, toolFailure, toolSuccess, type EnvelopeFactory } from './tool-result.js';
 
 const ERROR_NOTE =
@@ -85,7 +85,7 @@ export const CreateShopRequestArgs = z.strictObject({
   idempotency_key: IdempotencyKey.optional(),
 });
 
-const orError = <S extends z.ZodType>(schema: S) => z.union([schema, ErrorEnvelope]);
+const orError = (schema: z.ZodType) => advertisedOutput(z.union([schema, ErrorEnvelope]));
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -253,14 +253,43 @@ export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext
           return toolFailure(env);
         }
         const result = ShopRequestResult.parse(res.body);
-        if (anonymous) {
-          result.next_steps =
-            `${result.next_steps} Over MCP: create live credentials (POST ${urls.root}/v1/keys with "mode": "live"), confirm the details with the person you act for, ` +
-            `then call create_shop_request again on ${urls.root}/mcp with the header Authorization: Bearer <API_KEY> and a new idempotency_key.`;
-        }
-        return toolSuccess(result);
+        if (!anonymous) return toolSuccess(result);
+        return anonymousResult(result, urls.root, ctx.sandbox);
       }),
   );
+}
+
+/**
+ * The result of a shop request made without credentials. The data keeps the
+ * contracts shape (so it still validates against the output schema); the
+ * news a model must not miss rides where it reads first: a plain sentence
+ * as the first text block, the first warning, and next_steps naming both
+ * ways to authenticate. On /mcp the caller meant a live request, so the
+ * result says plainly that nothing reached the operator.
+ */
+export function anonymousResult(result: ShopRequestResult, root: string, onSandboxPath: boolean): CallToolResult {
+  const metadata = `${root}/.well-known/oauth-protected-resource/mcp`;
+  const stored = onSandboxPath
+    ? `Stored on the sandbox as ${result.id} (this is the sandbox endpoint): validated and stored, never sent to the operator.`
+    : `Stored on the SANDBOX, not sent: this MCP connection has no credentials, so shop request ${result.id} was validated and stored on the sandbox and did not reach the operator team.`;
+  const howTo =
+    `To send it for real, authenticate this MCP connection: either as an OAuth client (protected resource metadata at ${metadata}, token from ${root}/oauth/token) ` +
+    `or with an API key (POST ${root}/v1/keys with {"name", "email", "mode": "live"}, then send the header Authorization: Bearer <API_KEY> on ${root}/mcp). ` +
+    'Confirm the details with the person you act for, then call create_shop_request again with a new idempotency_key.';
+  const data: ShopRequestResult = {
+    ...result,
+    warnings: onSandboxPath ? result.warnings : [`${stored}`, ...result.warnings],
+    next_steps: `${stored} ${howTo}`,
+  };
+  const structured = data as unknown as Record<string, unknown>;
+  return {
+    content: [
+      { type: 'text', text: `${stored}
+${howTo}` },
+      { type: 'text', text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+  };
 }
 
 /** Tool-specific advice on top of the API's hint, where a model needs more than the REST text. */
