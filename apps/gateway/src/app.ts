@@ -38,6 +38,7 @@ import { createDeprecationLookup } from './domain/deprecation.js';
 import { createRouteResolver, ROUTES, type RouteDef, type UpstreamName } from './domain/route-table.js';
 
 export type { UpstreamName };
+import { protectedResourceFor, type ProtectedResource } from './domain/protected-resource.js';
 import { splitSandbox } from './domain/sandbox-path.js';
 import { HANDSHAKE_PEEK_MAX_BYTES, isMcpHandshake } from './domain/mcp-handshake.js';
 import { peekJsonBody } from './routes/peek-body.js';
@@ -107,12 +108,10 @@ export function createApp(deps: GatewayDeps): Express {
       }),
     ]),
   ) as Record<UpstreamName, RequestHandler>;
-  const resourceMetadata = `${publicBaseUrl}/.well-known/oauth-protected-resource`;
-
-  const unauthorized = (message: string, invalidToken: boolean) =>
+  const unauthorized = (resource: ProtectedResource, message: string, invalidToken: boolean) =>
     appError('unauthorized', message, {
       headers: {
-        'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadata}"${invalidToken ? ', error="invalid_token"' : ''}`,
+        'WWW-Authenticate': `Bearer resource_metadata="${resource.metadataUrl}"${invalidToken ? ', error="invalid_token"' : ''}`,
       },
     });
 
@@ -129,12 +128,18 @@ export function createApp(deps: GatewayDeps): Express {
    * check alone (an access token, a key it resolved recently) still pass,
    * so a valid caller is not punished for others' failures at its address.
    */
-  async function authenticate(req: Request, res: Response, route: RouteDef, ctx: Omit<CallContext, 'principal' | 'sandbox'>): Promise<Principal | null> {
+  async function authenticate(
+    req: Request,
+    res: Response,
+    route: RouteDef,
+    resource: ProtectedResource,
+    ctx: Omit<CallContext, 'principal' | 'sandbox'>,
+  ): Promise<Principal | null> {
     if (route.auth === 'none') return null;
     const credential = extractCredential(req.headers);
     if (!credential) {
       if (route.auth === 'required') {
-        throw unauthorized('This operation needs credentials. Create free ones with POST /v1/keys.', false);
+        throw unauthorized(resource, 'This operation needs credentials. Create free ones with POST /v1/keys.', false);
       }
       return null;
     }
@@ -148,7 +153,7 @@ export function createApp(deps: GatewayDeps): Express {
       else if (credential.kind === 'api_key') {
         principal = await deps.resolveKey(credential.value, { ...ctx, principal: null, sandbox: false }, { cachedOnly: blocked });
       } else {
-        principal = await deps.verifyToken(credential.value, { knownKeysOnly: blocked });
+        principal = await deps.verifyToken(credential.value, { audiences: resource.audiences, knownKeysOnly: blocked });
       }
     } catch (err) {
       if (err instanceof InvalidTokenError) reason = err.message;
@@ -168,14 +173,14 @@ export function createApp(deps: GatewayDeps): Express {
     }
     const after = await unlessLimiterDown(req, () => deps.limiters.failedAuth.fail(address));
     if (after) setRateLimitHeaders(res, after.state);
-    throw unauthorized(reason, true);
+    throw unauthorized(resource, reason, true);
   }
 
-  function requireScope(route: RouteDef, principal: Principal | null) {
+  function requireScope(route: RouteDef, resource: ProtectedResource, principal: Principal | null) {
     if (!route.scope || !principal || principal.scopes.includes(route.scope)) return;
     throw appError('insufficient_scope', `These credentials lack the scope "${route.scope}" that ${route.operation} needs.`, {
       headers: {
-        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${route.scope}", resource_metadata="${resourceMetadata}"`,
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${route.scope}", resource_metadata="${resource.metadataUrl}"`,
       },
     });
   }
@@ -226,18 +231,19 @@ export function createApp(deps: GatewayDeps): Express {
     req: Request,
     res: Response,
     route: RouteDef,
+    resource: ProtectedResource,
     ctx: Omit<CallContext, 'principal' | 'sandbox'>,
     handshake = false,
   ): Promise<Principal | null> {
     let principal: Principal | null;
     try {
-      principal = await authenticate(req, res, route, ctx);
+      principal = await authenticate(req, res, route, resource, ctx);
     } catch (err) {
       if (!res.hasHeader('RateLimit-Policy')) await limit(req, res, null, ctx.ip);
       throw err;
     }
     await limit(req, res, principal, ctx.ip, handshake);
-    requireScope(route, principal);
+    requireScope(route, resource, principal);
     return principal;
   }
 
@@ -247,7 +253,11 @@ export function createApp(deps: GatewayDeps): Express {
     if (resolution.kind !== 'route') {
       // Misses count against the limit too (and carry its headers), so probing
       // unknown paths costs the same as calling real ones.
-      await admit(req, res, UNROUTED, { ip: clientIp(req), request_id: req.id, traceparent: req.traceparent });
+      await admit(req, res, UNROUTED, protectedResourceFor(publicBaseUrl, sandboxPath, false), {
+        ip: clientIp(req),
+        request_id: req.id,
+        traceparent: req.traceparent,
+      });
     }
     if (resolution.kind === 'not_found') {
       return sendError(res, env, 'not_found', `No resource at ${req.method} ${req.path}.`);
@@ -269,7 +279,9 @@ export function createApp(deps: GatewayDeps): Express {
       route.target === 'mcp' &&
       req.method === 'POST' &&
       isMcpHandshake(await peekJsonBody(req, HANDSHAKE_PEEK_MAX_BYTES, deps.clientBodyTimeoutMs ?? 10_000));
-    const principal = await admit(req, res, route, base, handshake);
+    // The resource the client addressed decides which token audiences fit, whatever mode the principal turns out to have.
+    const resource = protectedResourceFor(publicBaseUrl, sandboxPath, route.target === 'mcp');
+    const principal = await admit(req, res, route, resource, base, handshake);
 
     const dep = deprecation(req.method === 'HEAD' ? 'GET' : req.method, path);
     if (dep) for (const [k, v] of Object.entries(dep)) res.setHeader(k, v);

@@ -53,7 +53,6 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
       return res.body as { keys: Array<Record<string, unknown>> };
     },
     issuers: [config.PUBLIC_BASE_URL, `${config.PUBLIC_BASE_URL}/sandbox`],
-    audience: config.PUBLIC_BASE_URL,
   });
   const keyPrefix = `${config.REDIS_KEY_PREFIX}rl`;
   const app = createApp({

@@ -54,6 +54,22 @@ describe('GET /.well-known/oauth-protected-resource', () => {
   });
 });
 
+describe('GET /.well-known/oauth-protected-resource/mcp', () => {
+  it('names the MCP endpoint as the resource, with the same authorization server', async () => {
+    const res = await h.api.get('/.well-known/oauth-protected-resource/mcp').set(h.as());
+
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.body).toMatchObject({ resource: `${TEST_BASE_URL}/mcp`, authorization_servers: [TEST_BASE_URL] });
+  });
+
+  it('names the sandbox MCP endpoint on the sandbox', async () => {
+    const res = await h.api.get('/.well-known/oauth-protected-resource/mcp').set(h.as({ sandbox: true }));
+
+    expect(res.body).toMatchObject({ resource: `${TEST_BASE_URL}/sandbox/mcp`, authorization_servers: [`${TEST_BASE_URL}/sandbox`] });
+  });
+});
+
 describe('GET /.well-known/jwks.json', () => {
   it('publishes the signing key as a cacheable ES256 JWK set without private parts', async () => {
     const res = await h.api.get('/.well-known/jwks.json').set(h.as());

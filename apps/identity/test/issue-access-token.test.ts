@@ -21,12 +21,12 @@ afterAll(async () => {
   await h.close();
 });
 
-async function verifyWithPublishedJwks(token: string, issuer = TEST_BASE_URL) {
+async function verifyWithPublishedJwks(token: string, issuer = TEST_BASE_URL, audience = TEST_BASE_URL) {
   const jwks = await h.api.get('/.well-known/jwks.json').set(h.as());
   const { kid } = jwt.decode(token, { complete: true })!.header;
   const jwk = jwks.body.keys.find((k: { kid: string }) => k.kid === kid);
   const key = createPublicKey({ key: jwk, format: 'jwk' });
-  return jwt.verify(token, key, { algorithms: ['ES256'], issuer, audience: TEST_BASE_URL }) as jwt.JwtPayload;
+  return jwt.verify(token, key, { algorithms: ['ES256'], issuer, audience }) as jwt.JwtPayload;
 }
 
 describe('POST /oauth/token', () => {
@@ -69,7 +69,7 @@ describe('POST /oauth/token', () => {
     expect(res.status).toBe(200);
   });
 
-  it('signs an ES256 token the published JWKS verifies, with the principal in its claims', async () => {
+  it('signs an RFC 9068 at+jwt the published JWKS verifies, with the principal in its claims', async () => {
     const res = await h.api
       .post('/oauth/token')
       .set(h.as())
@@ -77,11 +77,12 @@ describe('POST /oauth/token', () => {
 
     const claims = await verifyWithPublishedJwks(res.body.access_token);
 
-    expect(jwt.decode(res.body.access_token, { complete: true })!.header).toMatchObject({ alg: 'ES256', kid: 'test-key-1' });
+    expect(jwt.decode(res.body.access_token, { complete: true })!.header).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: 'test-key-1' });
     expect(claims).toMatchObject({
       iss: TEST_BASE_URL,
       aud: TEST_BASE_URL,
       sub: client.client_id,
+      client_id: client.client_id,
       scope: 'catalog:read shops:read requests:write requests:read',
       name: 'Token Agent',
       mode: 'live',
@@ -100,6 +101,37 @@ describe('POST /oauth/token', () => {
     const claims = await verifyWithPublishedJwks(res.body.access_token, `${TEST_BASE_URL}/sandbox`);
 
     expect(claims).toMatchObject({ mode: 'sandbox', aud: TEST_BASE_URL });
+  });
+
+  it.each([
+    ['the MCP endpoint', '/mcp', {}],
+    ['the REST API', '', {}],
+    ['the sandbox MCP endpoint', '/sandbox/mcp', { sandbox: true }],
+  ])('makes the RFC 8707 resource %s the audience', async (_label, path, ctx) => {
+    const res = await h.api
+      .post('/oauth/token')
+      .set(h.as(ctx))
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, resource: `${TEST_BASE_URL}${path}` });
+
+    expect(res.status).toBe(200);
+    expect(jwt.decode(res.body.access_token)).toMatchObject({ aud: `${TEST_BASE_URL}${path}` });
+  });
+
+  it.each([
+    ['another host', 'https://elsewhere.example.org/mcp'],
+    ['a path that is no resource', `${TEST_BASE_URL}/v1/products`],
+    ['two resources', [TEST_BASE_URL, `${TEST_BASE_URL}/mcp`]],
+  ])('answers 400 invalid_target for %s', async (_label, resource) => {
+    const res = await h.api
+      .post('/oauth/token')
+      .set(h.as())
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, resource });
+
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_target', status: 400 });
+    expect(res.body.error.fields).toEqual([expect.objectContaining({ field: 'resource' })]);
   });
 
   it('narrows the token to the requested scopes', async () => {
@@ -196,19 +228,28 @@ describe('POST /oauth/token', () => {
     expect(res.headers['www-authenticate']).toMatch(/^Basic realm="msa"/);
   });
 
+  it('answers 401 invalid_client with a Basic challenge for unreadable Basic credentials', async () => {
+    const res = await h.api.post('/oauth/token').set(h.as()).set('Authorization', 'Basic !!!').send({ grant_type: 'client_credentials' });
+
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Basic realm="msa"/);
+  });
+
   it.each([
+    ['a wrong secret in the body', { client_id: 'CLIENT', client_secret: 'wrong' }],
     ['an unknown client id', { client_id: 'msa_client_000000000000000000000000', client_secret: 'msa_secret_x' }],
     ['a malformed client id', { client_id: 'someone', client_secret: 'x' }],
     ['a client id without a secret', { client_id: 'msa_client_000000000000000000000000' }],
     ['no client authentication at all', {}],
-  ])('answers 401 invalid_client for %s', async (_label, creds) => {
-    const res = await h.api
-      .post('/oauth/token')
-      .set(h.as())
-      .send({ grant_type: 'client_credentials', ...creds });
+  ])('answers 401 invalid_client without a Basic challenge for %s', async (_label, creds) => {
+    const body: Record<string, string> = { grant_type: 'client_credentials', ...creds };
+    if (body.client_id === 'CLIENT') body.client_id = narrowClient.client_id;
+
+    const res = await h.api.post('/oauth/token').set(h.as()).send(body);
 
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('invalid_client');
+    expect(res.headers['www-authenticate']).toBeUndefined();
   });
 
   it('answers 401 invalid_client for the API key used as a client secret', async () => {

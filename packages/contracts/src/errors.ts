@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   invalid_json: { status: 400, title: 'Malformed JSON', hint: 'Send a syntactically valid JSON body with `Content-Type: application/json`.' },
   invalid_scope: { status: 400, title: 'Invalid scope', hint: 'Ask only for scopes granted to the client (space-separated subset).' },
   unsupported_grant_type: { status: 400, title: 'Unsupported grant type', hint: 'Use `grant_type=client_credentials`.' },
+  invalid_target: { status: 400, title: 'Invalid resource', hint: 'Send `resource` as this API (`{base}`) or its MCP endpoint (`{base}/mcp`), sandbox forms included, or leave it out.' },
   invalid_client_metadata: { status: 400, title: 'Invalid client metadata', hint: 'Send `client_name`, at least one e-mail in `contacts`, and only the `client_credentials` grant.' },
   unauthorized: { status: 401, title: 'Missing or invalid credentials', hint: 'Send `Authorization: Bearer <API_KEY>` (or an access token). Create free credentials with POST /v1/keys.' },
   invalid_client: { status: 401, title: 'Client authentication failed', hint: 'Check `client_id` and `client_secret` (body or HTTP Basic).' },

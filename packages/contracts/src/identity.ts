@@ -45,6 +45,17 @@ export const TokenRequest = z
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
     scope: z.string().optional(),
+    // RFC 8707: repeated in a form body it arrives as an array, refused as invalid_target.
+    resource: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .openapi({
+        type: 'string',
+        format: 'uri',
+        description:
+          'RFC 8707 resource indicator: the token\'s `aud`. This API (`{base}`), its MCP endpoint (`{base}/mcp`) or their sandbox forms; without it `aud` is `{base}`.',
+        example: 'https://api.example.org/mcp',
+      }),
   })
   .openapi('TokenRequest');
 export type TokenRequest = z.infer<typeof TokenRequest>;
@@ -96,9 +107,10 @@ export const IntrospectionResponse = z.discriminatedUnion('active', [
 ]);
 export type IntrospectionResponse = z.infer<typeof IntrospectionResponse>;
 
-/** Claims of an access token beyond the registered ones (iss, sub, aud, exp, iat, jti). */
+/** The claims of an RFC 9068 access token (`typ: at+jwt`) that the gateway reads; `iss`, `aud`, `exp`, `iat` and `jti` are checked by the verifier. */
 export const AccessTokenClaims = z.object({
   sub: z.string(),
+  client_id: z.string(),
   scope: z.string(),
   name: z.string(),
   mode: Mode,

@@ -268,9 +268,17 @@ export function buildOpenApiDocument({ publicBaseUrl }: OpenApiOptions): OpenApi
       },
     },
     responses: {
-      200: { description: 'Access token', content: { 'application/json': { schema: TokenResponse } } },
-      400: errorResponse('`invalid_request`, `invalid_scope` or `unsupported_grant_type`'),
-      401: errorResponse('`invalid_client`'),
+      200: {
+        description: 'An RFC 9068 access token (`typ: at+jwt`, ES256): `iss`, `sub` and `client_id` (the client id), `aud` (the requested `resource`, else the base URL), `scope`, `iat`, `exp`, `jti`.',
+        content: { 'application/json': { schema: TokenResponse } },
+      },
+      400: errorResponse(
+        '`invalid_request`, `invalid_scope`, `unsupported_grant_type`, or `invalid_target` (RFC 8707: a `resource` this API does not serve, or more than one). ' +
+          'The RFC 6749 code is `error.code` of the API\'s envelope, the description `error.message`.',
+      ),
+      401: errorResponse(
+        '`invalid_client`. Carries `WWW-Authenticate: Basic realm="msa"` only when the client tried HTTP Basic; a failed `client_secret_post` gets no challenge.',
+      ),
       429: errorResponse(
         `Token requests for this \`client_id\` are paused after ${LIMITS.tokenFailuresBeforeBackoff} wrong client secrets in a row; ` +
           `each further wrong secret doubles the pause (${LIMITS.tokenBackoffBaseSeconds} s up to ${LIMITS.tokenBackoffMaxSeconds / 60} min), a success ends the series. ` +

@@ -34,6 +34,8 @@ export interface DocUrls {
   authorizationServerMetadata: string;
   /** RFC 9728 metadata of the resource `base`. */
   protectedResourceMetadata: string;
+  /** RFC 9728 metadata of the MCP endpoint, in the path-inserted form. */
+  mcpProtectedResourceMetadata: string;
   jwks: string;
 }
 
@@ -67,6 +69,7 @@ export function docUrls({ publicBaseUrl, sandbox }: DocContext): DocUrls {
     oauthRegister: `${base}/oauth/register`,
     authorizationServerMetadata: wellKnown('oauth-authorization-server'),
     protectedResourceMetadata: wellKnown('oauth-protected-resource'),
+    mcpProtectedResourceMetadata: `${wellKnown('oauth-protected-resource')}/mcp`,
     jwks: `${root}/.well-known/jwks.json`,
   };
 }

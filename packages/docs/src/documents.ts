@@ -74,6 +74,7 @@ export function templateVars(ctx: DocContext): Record<string, string | number> {
     OAUTH_REGISTER_URL: u.oauthRegister,
     AUTHORIZATION_SERVER_METADATA_URL: u.authorizationServerMetadata,
     PROTECTED_RESOURCE_METADATA_URL: u.protectedResourceMetadata,
+    MCP_PROTECTED_RESOURCE_METADATA_URL: u.mcpProtectedResourceMetadata,
     JWKS_URL: u.jwks,
     ENVIRONMENT_NOTE: environmentNote(ctx, u),
     SERVICE_DESCRIPTION,

@@ -125,6 +125,7 @@ export function zeroAuthEndpoints(u: DocUrls): Endpoint[] {
     e('GET', '/developers', u.developers, 'Developer portal'),
     e('GET', '/.well-known/oauth-authorization-server', u.authorizationServerMetadata, 'Authorization server metadata'),
     e('GET', '/.well-known/oauth-protected-resource', u.protectedResourceMetadata, 'Protected resource metadata'),
+    e('GET', '/.well-known/oauth-protected-resource/mcp', u.mcpProtectedResourceMetadata, 'Protected resource metadata of the MCP endpoint'),
     e('GET', '/.well-known/jwks.json', u.jwks, 'Token signing keys'),
   ];
 }

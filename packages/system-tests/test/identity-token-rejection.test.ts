@@ -38,6 +38,7 @@ function claims(overrides: Record<string, unknown> = {}) {
     iss: base,
     aud: base,
     sub: clientId,
+    client_id: clientId,
     scope: 'catalog:read shops:read requests:write requests:read',
     name: 'Forged',
     mode: 'live',
@@ -49,7 +50,10 @@ function claims(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const signRotated = (payload: object) => jwt.sign(payload, rotated.privateKeyPem, { algorithm: 'ES256', keyid: ROTATED_KID });
+/** RFC 9068 header, so each refusal below is for the reason its test names. */
+const atJwt = (kid: string, alg: jwt.Algorithm = 'ES256') => ({ algorithm: alg, header: { alg, typ: 'at+jwt', kid } });
+const signRotated = (payload: object, typ = 'at+jwt') =>
+  jwt.sign(payload, rotated.privateKeyPem, { algorithm: 'ES256', header: { alg: 'ES256', typ, kid: ROTATED_KID } });
 
 function unsigned(payload: object, header: object = { alg: 'none', typ: 'JWT', kid: 'test-key-1' }) {
   const part = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -87,16 +91,16 @@ describe('access tokens the gateway verifies', () => {
   it('refuses a token signed with an unpublished key under a published kid', async () => {
     const other = testEcKeyPair();
 
-    await expectRefused(jwt.sign(claims(), other.privateKeyPem, { algorithm: 'ES256', keyid: 'test-key-1' }));
+    await expectRefused(jwt.sign(claims(), other.privateKeyPem, atJwt('test-key-1')));
   });
 
   it('refuses a token signed with an unpublished key under an unknown kid', async () => {
-    await expectRefused(jwt.sign(claims(), testEcKeyPair().privateKeyPem, { algorithm: 'ES256', keyid: 'nobody' }));
+    await expectRefused(jwt.sign(claims(), testEcKeyPair().privateKeyPem, atJwt('nobody')));
   });
 
   it('refuses an unsigned token (alg none)', async () => {
     await expectRefused(unsigned(claims()));
-    await expectRefused(unsigned(claims(), { alg: 'none', typ: 'JWT', kid: ROTATED_KID }));
+    await expectRefused(unsigned(claims(), { alg: 'none', typ: 'at+jwt', kid: ROTATED_KID }));
   });
 
   it('refuses an HS256 token whose secret is the published public key', async () => {
@@ -104,7 +108,7 @@ describe('access tokens the gateway verifies', () => {
     const jwk = jwks.body.keys.find((k: { kid: string }) => k.kid === 'test-key-1');
     const publicPem = createPublicKey({ key: jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
 
-    const forged = jwt.sign(claims(), publicPem, { algorithm: 'HS256', keyid: 'test-key-1' });
+    const forged = jwt.sign(claims(), publicPem, atJwt('test-key-1', 'HS256'));
 
     await expectRefused(forged);
   });
@@ -112,6 +116,14 @@ describe('access tokens the gateway verifies', () => {
   it('refuses a token for another audience or from another issuer', async () => {
     await expectRefused(signRotated(claims({ aud: 'https://elsewhere.example' })));
     await expectRefused(signRotated(claims({ iss: 'https://elsewhere.example' })));
+  });
+
+  it('refuses a validly signed JWT that is not typed as an access token (RFC 9068)', async () => {
+    await expectRefused(signRotated(claims(), 'JWT'));
+  });
+
+  it('refuses on the REST API a token whose audience is the MCP endpoint', async () => {
+    await expectRefused(signRotated(claims({ aud: `${base}/mcp` })));
   });
 
   it('refuses a token whose signature was altered', async () => {

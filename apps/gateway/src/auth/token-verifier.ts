@@ -6,7 +6,6 @@ export interface TokenVerifierOptions {
   /** Fetches identity's JWKS (`{ keys: [...] }`). */
   fetchJwks: () => Promise<{ keys: Array<Record<string, unknown>> }>;
   issuers: [string, ...string[]];
-  audience: string;
   /** At most one JWKS refresh in this interval, however many unknown `kid`s arrive. */
   minRefreshMs?: number;
 }
@@ -15,12 +14,25 @@ export class InvalidTokenError extends Error {
   override name = 'InvalidTokenError';
 }
 
+export interface VerifyOptions {
+  /** The audiences that fit the resource the request addresses (see domain/protected-resource.ts). */
+  audiences: [string, ...string[]];
+  /** Never fetch the JWKS for an unknown `kid` (a caller past its failed-authentication budget). */
+  knownKeysOnly?: boolean;
+}
+
+/** RFC 9068 §4: the media type `application/at+jwt`, which a `typ` may also spell without `application/`. */
+function isAccessTokenType(typ: unknown): boolean {
+  return typeof typ === 'string' && ['at+jwt', 'application/at+jwt'].includes(typ.toLowerCase());
+}
+
 /**
- * Verifies access tokens locally: ES256 only (so `none` and an HS256 token
- * signed with the public key are refused), against identity's JWKS, cached
- * and refreshed when a token names an unknown `kid`.
+ * Verifies RFC 9068 access tokens locally: `typ: at+jwt` (so no other JWT
+ * signed with the same key passes as an access token), ES256 only (so `none`
+ * and an HS256 token signed with the public key are refused), against
+ * identity's JWKS, cached and refreshed when a token names an unknown `kid`.
  */
-export function createTokenVerifier({ fetchJwks, issuers, audience, minRefreshMs = 10_000 }: TokenVerifierOptions) {
+export function createTokenVerifier({ fetchJwks, issuers, minRefreshMs = 10_000 }: TokenVerifierOptions) {
   let keys = new Map<string, KeyObject>();
   let lastRefresh = 0;
   let refreshing: Promise<void> | null = null;
@@ -53,18 +65,24 @@ export function createTokenVerifier({ fetchJwks, issuers, audience, minRefreshMs
     return key;
   }
 
-  /** `knownKeysOnly`: never fetch the JWKS for an unknown `kid` (a caller past its failed-authentication budget). */
-  return async function verify(token: string, { knownKeysOnly = false }: { knownKeysOnly?: boolean } = {}): Promise<Principal> {
+  return async function verify(token: string, { audiences, knownKeysOnly = false }: VerifyOptions): Promise<Principal> {
     const decoded = jwt.decode(token, { complete: true });
     if (!decoded || typeof decoded.header.kid !== 'string') throw new InvalidTokenError('The token is malformed.');
     if (decoded.header.alg !== 'ES256') throw new InvalidTokenError('The token must be signed with ES256.');
+    if (!isAccessTokenType(decoded.header.typ)) throw new InvalidTokenError('The token is not an access token (typ must be at+jwt).');
     const key = await keyFor(decoded.header.kid, knownKeysOnly);
     let payload: unknown;
     try {
-      payload = jwt.verify(token, key, { algorithms: ['ES256'], issuer: issuers, audience });
+      payload = jwt.verify(token, key, { algorithms: ['ES256'], issuer: issuers, audience: audiences });
     } catch (err) {
-      const expired = err instanceof jwt.TokenExpiredError;
-      throw new InvalidTokenError(expired ? 'The access token has expired; request a new one.' : 'The access token is invalid.');
+      if (err instanceof jwt.TokenExpiredError) throw new InvalidTokenError('The access token has expired; request a new one.');
+      // Checked last by jsonwebtoken, so the signature is already known to be good here.
+      if (err instanceof jwt.JsonWebTokenError && err.message.startsWith('jwt audience invalid')) {
+        throw new InvalidTokenError(
+          `The access token is for another resource; request one with resource=${audiences[0]} (or without resource).`,
+        );
+      }
+      throw new InvalidTokenError('The access token is invalid.');
     }
     const claims = AccessTokenClaims.safeParse(payload);
     if (!claims.success) throw new InvalidTokenError('The access token lacks required claims.');

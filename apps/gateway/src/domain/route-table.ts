@@ -34,6 +34,7 @@ export const ROUTES: readonly RouteDef[] = [
   { operation: 'registerClient', method: 'POST', path: '/oauth/register', target: 'identity', auth: 'none' },
   { operation: 'authorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', target: 'identity', auth: 'none' },
   { operation: 'protectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', target: 'identity', auth: 'none' },
+  { operation: 'mcpProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', target: 'identity', auth: 'none' },
   { operation: 'jwks', method: 'GET', path: '/.well-known/jwks.json', target: 'identity', auth: 'none' },
   { operation: 'mcpEndpoint', method: 'POST', path: '/mcp', target: 'mcp', auth: 'open' },
   { operation: 'mcpEndpoint', method: 'GET', path: '/mcp', target: 'mcp', auth: 'open' },

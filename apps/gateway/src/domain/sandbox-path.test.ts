@@ -22,4 +22,15 @@ describe('splitSandbox', () => {
       path: '/.well-known/oauth-protected-resource',
     });
   });
+
+  it('understands the RFC 9728 path-insertion form of the sandbox MCP resource metadata', () => {
+    expect(splitSandbox('/.well-known/oauth-protected-resource/sandbox/mcp')).toEqual({
+      sandbox: true,
+      path: '/.well-known/oauth-protected-resource/mcp',
+    });
+    expect(splitSandbox('/sandbox/.well-known/oauth-protected-resource/mcp')).toEqual({
+      sandbox: true,
+      path: '/.well-known/oauth-protected-resource/mcp',
+    });
+  });
 });

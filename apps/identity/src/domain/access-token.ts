@@ -12,6 +12,8 @@ export interface AccessTokenInput {
   tier: string;
   /** Issued on the sandbox path: the token is a sandbox token whatever the client's mode. */
   sandbox: boolean;
+  /** The `aud`: the RFC 8707 resource the client named, else the base URL. */
+  audience: string;
 }
 
 export interface IssuedToken {
@@ -28,6 +30,8 @@ export function signAccessToken(keys: TokenKeys, publicBaseUrl: string, input: A
   const expiresIn = LIMITS.accessTokenLifetimeSeconds;
   const scope = formatScopes(input.scopes);
   const claims: Omit<AccessTokenClaims, 'sub'> = {
+    // RFC 9068 §2.2: client_id even where it equals sub, as in client credentials.
+    client_id: input.clientId,
     scope,
     name: input.name,
     mode: input.sandbox ? 'sandbox' : input.mode,
@@ -36,9 +40,11 @@ export function signAccessToken(keys: TokenKeys, publicBaseUrl: string, input: A
   const accessToken = jwt.sign(claims, keys.privateKey, {
     algorithm: 'ES256',
     keyid: keys.kid,
+    // RFC 9068 §2.1: the type tells an access token from an ID token or other JWTs signed with the same key.
+    header: { alg: 'ES256', typ: 'at+jwt' },
     expiresIn,
     issuer: issuerFor(publicBaseUrl, input.sandbox),
-    audience: publicBaseUrl,
+    audience: input.audience,
     subject: input.clientId,
     jwtid: randomUUID(),
   });

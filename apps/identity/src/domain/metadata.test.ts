@@ -35,4 +35,12 @@ describe('protectedResourceMetadata', () => {
       bearer_methods_supported: ['header'],
     });
   });
+
+  it('describes the MCP endpoint as its own resource', () => {
+    expect(protectedResourceMetadata(BASE, false, 'mcp')).toMatchObject({ resource: `${BASE}/mcp`, authorization_servers: [BASE] });
+    expect(protectedResourceMetadata(BASE, true, 'mcp')).toMatchObject({
+      resource: `${BASE}/sandbox/mcp`,
+      authorization_servers: [`${BASE}/sandbox`],
+    });
+  });
 });

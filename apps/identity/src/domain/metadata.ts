@@ -20,14 +20,24 @@ export function authorizationServerMetadata(publicBaseUrl: string, sandbox: bool
   };
 }
 
-export function protectedResourceMetadata(publicBaseUrl: string, sandbox: boolean) {
+/** The protected resources this API serves: the REST API at the base URL and the MCP endpoint below it. */
+export type ProtectedResource = 'api' | 'mcp';
+
+/**
+ * RFC 9728 metadata of one resource. Each resource has its own document
+ * (`/.well-known/oauth-protected-resource` for the API, `…/mcp` for the MCP
+ * endpoint), because a client checks that `resource` is exactly the URL it
+ * derived the document's address from, and asks for a token with that
+ * `resource` (RFC 8707), which becomes the token's audience.
+ */
+export function protectedResourceMetadata(publicBaseUrl: string, sandbox: boolean, resource: ProtectedResource = 'api') {
   const base = issuerFor(publicBaseUrl, sandbox);
   return {
-    resource: base,
+    resource: resource === 'mcp' ? `${base}/mcp` : base,
     authorization_servers: [base],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
-    resource_name: 'Merch-Shop Agent API',
+    resource_name: resource === 'mcp' ? 'Merch-Shop Agent API (MCP)' : 'Merch-Shop Agent API',
     resource_documentation: `${base}/developers`,
   };
 }

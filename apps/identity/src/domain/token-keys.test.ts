@@ -18,6 +18,7 @@ const input = {
   mode: 'live' as const,
   tier: 'free',
   sandbox: false,
+  audience: BASE,
 };
 
 describe('createTokenKeys', () => {
@@ -43,15 +44,15 @@ describe('createTokenKeys', () => {
 });
 
 describe('signAccessToken', () => {
-  it('signs an ES256 token the published JWK verifies, with the expected claims', () => {
+  it('signs an RFC 9068 at+jwt ES256 token the published JWK verifies, with the expected claims', () => {
     const keys = buildKeys('k1');
 
     const token = signAccessToken(keys, BASE, input);
 
     const publicKey = createPublicKey({ key: keys.jwks.keys[0]!, format: 'jwk' });
     const claims = jwt.verify(token.accessToken, publicKey, { algorithms: ['ES256'], issuer: BASE, audience: BASE }) as jwt.JwtPayload;
-    expect(jwt.decode(token.accessToken, { complete: true })?.header).toMatchObject({ alg: 'ES256', kid: 'k1' });
-    expect(claims).toMatchObject({ sub: 'msa_client_abc', scope: 'catalog:read shops:read', name: 'Agent', mode: 'live', tier: 'free' });
+    expect(jwt.decode(token.accessToken, { complete: true })?.header).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: 'k1' });
+    expect(claims).toMatchObject({ sub: 'msa_client_abc', client_id: 'msa_client_abc', scope: 'catalog:read shops:read', name: 'Agent', mode: 'live', tier: 'free' });
     expect(claims.exp! - claims.iat!).toBe(3600);
     expect(claims.jti).toEqual(expect.any(String));
     expect(token).toMatchObject({ expiresIn: 3600, scope: 'catalog:read shops:read' });
@@ -64,6 +65,14 @@ describe('signAccessToken', () => {
 
     const claims = jwt.decode(token.accessToken) as jwt.JwtPayload;
     expect(claims).toMatchObject({ iss: `${BASE}/sandbox`, aud: BASE, mode: 'sandbox' });
+  });
+
+  it('makes the audience the resource the client named', () => {
+    const keys = buildKeys();
+
+    const token = signAccessToken(keys, BASE, { ...input, audience: `${BASE}/mcp` });
+
+    expect(jwt.decode(token.accessToken)).toMatchObject({ aud: `${BASE}/mcp`, iss: BASE });
   });
 
   it('gives every token its own jti', () => {

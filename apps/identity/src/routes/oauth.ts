@@ -5,6 +5,7 @@ import { signAccessToken } from '../domain/access-token.js';
 import { authenticateClientRequest } from '../domain/client-authentication.js';
 import { createCredentials } from '../domain/create-credentials.js';
 import { hashSecret, looksLikeClientId, matchesHash } from '../domain/credentials.js';
+import { audienceFor, servedResources } from '../domain/resource-indicator.js';
 import { formatScopes, narrowScopes, parseRegistrationScope } from '../domain/scopes.js';
 import type { CredentialRecord } from '../store/credential-store.js';
 import { withReservation } from './credential-quota.js';
@@ -14,8 +15,14 @@ const BASIC_CHALLENGE = 'Basic realm="msa", charset="UTF-8"';
 // Compared against when the client id is unknown, so both failures take as long.
 const UNKNOWN_CLIENT_HASH = hashSecret('unknown client');
 
-function invalidClient(message: string) {
-  return appError('invalid_client', message, { headers: { 'WWW-Authenticate': BASIC_CHALLENGE } });
+/**
+ * RFC 6749 §5.2: the Basic challenge answers a client that tried Basic. A
+ * client that sent its secret in the body (or nothing) gets none: strict
+ * clients such as oauth4webapi read any challenge as "authenticate with this
+ * scheme" and would never report invalid_client.
+ */
+function invalidClient(message: string, basicTried: boolean) {
+  return appError('invalid_client', message, basicTried ? { headers: { 'WWW-Authenticate': BASIC_CHALLENGE } } : {});
 }
 
 /** RFC 6749 §5.1: token responses are never cached. */
@@ -36,9 +43,9 @@ export function oauthRoutes(deps: RouteDeps): Router {
       });
     }
     if (auth.kind === 'missing') {
-      throw invalidClient('Client authentication is missing: send client_id and client_secret, or HTTP Basic.');
+      throw invalidClient('Client authentication is missing: send client_id and client_secret, or HTTP Basic.', false);
     }
-    if (auth.kind === 'malformed_basic') throw invalidClient('The HTTP Basic credentials cannot be read.');
+    if (auth.kind === 'malformed_basic') throw invalidClient('The HTTP Basic credentials cannot be read.', true);
 
     const { clientId, clientSecret, method } = auth.credentials;
     const wellFormed = looksLikeClientId(clientId);
@@ -60,7 +67,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
     const secretMatches = matchesHash(clientSecret, record?.client_secret_hash ?? UNKNOWN_CLIENT_HASH);
     if (!record || !secretMatches) {
       if (wellFormed) setRateLimitHeaders(res, (await deps.tokenFailures.fail(failureKey)).state);
-      throw invalidClient('Unknown client or wrong client secret.');
+      throw invalidClient('Unknown client or wrong client secret.', method === 'client_secret_basic');
     }
     await deps.tokenFailures.reset(failureKey);
     return { record, method };
@@ -104,6 +111,14 @@ export function oauthRoutes(deps: RouteDeps): Router {
         });
       }
 
+      const target = audienceFor(deps.publicBaseUrl, body.resource);
+      if (!target.ok) {
+        deps.counters.tokenRefusals.inc({ code: 'invalid_target' });
+        throw appError('invalid_target', `The requested resource is not allowed: ${target.message}`, {
+          fields: [{ field: 'resource', message: `must be one of: ${servedResources(deps.publicBaseUrl).join(', ')}` }],
+        });
+      }
+
       const token = signAccessToken(deps.tokenKeys, deps.publicBaseUrl, {
         clientId: record.client_id,
         name: record.name,
@@ -111,9 +126,10 @@ export function oauthRoutes(deps: RouteDeps): Router {
         mode: record.mode,
         tier: record.tier,
         sandbox: req.ctx.sandbox,
+        audience: target.audience,
       });
       deps.counters.tokensIssued.inc({ auth_method: method });
-      req.log.info({ clientId: record.client_id, authMethod: method, sandbox: req.ctx.sandbox }, 'access token issued');
+      req.log.info({ clientId: record.client_id, authMethod: method, sandbox: req.ctx.sandbox, audience: target.audience }, 'access token issued');
       const response: TokenResponse = {
         access_token: token.accessToken,
         token_type: 'Bearer',

@@ -22,6 +22,12 @@ export function wellKnownRoutes(deps: RouteDeps): Router {
     .route('/.well-known/oauth-protected-resource')
     .get((req, res) => sendCached(res, protectedResourceMetadata(deps.publicBaseUrl, req.ctx.sandbox)))
     .all(getOnly);
+  // RFC 9728 §3.1 path insertion: the document of `{base}/mcp`. The gateway also maps
+  // `/.well-known/oauth-protected-resource/sandbox/mcp` here, with the sandbox flag.
+  router
+    .route('/.well-known/oauth-protected-resource/mcp')
+    .get((req, res) => sendCached(res, protectedResourceMetadata(deps.publicBaseUrl, req.ctx.sandbox, 'mcp')))
+    .all(getOnly);
   router
     .route('/.well-known/jwks.json')
     .get((_req, res) => sendCached(res, deps.tokenKeys.jwks))
