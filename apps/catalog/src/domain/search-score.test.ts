@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogEntry } from '../source/catalog-entry.js';
+import { matchQuality, scoreMatch, searchFields } from './search-score.js';
+
+function buildFields(overrides: Partial<CatalogEntry> = {}) {
+  return searchFields({ handle: 'x', title: 'Produkt', type: 'Sonstiges', tags: [], description: '', ...overrides });
+}
+
+describe('matchQuality', () => {
+  it('rates a whole word above a word start above the inside of a word', () => {
+    expect(matchQuality('bio hoodie unisex', 'hoodie')).toBe(2);
+    expect(matchQuality('hoodies fur alle', 'hoodie')).toBe(1);
+    expect(matchQuality('kapuzenhoodie', 'hoodie')).toBe(0);
+    expect(matchQuality('longsleeve', 'hoodie')).toBe(-1);
+  });
+
+  it('takes the best occurrence, with hyphens and line ends as word boundaries', () => {
+    expect(matchQuality('kapuzenhoodie zip-hoodie', 'hoodie')).toBe(2);
+    expect(matchQuality('bio t-shirt\ntshirt', 'tshirt')).toBe(2);
+  });
+});
+
+describe('scoreMatch', () => {
+  it('ranks a title match above a type, tag or description match', () => {
+    const title = scoreMatch(buildFields({ title: 'Hoodie' }), ['hoodie']);
+    const type = scoreMatch(buildFields({ type: 'Hoodie' }), ['hoodie']);
+    const tag = scoreMatch(buildFields({ tags: ['hoodie'] }), ['hoodie']);
+    const description = scoreMatch(buildFields({ description: 'Unter dem Hoodie tragen.' }), ['hoodie']);
+
+    expect(title).toBeGreaterThan(type);
+    expect(type).toBeGreaterThan(tag);
+    expect(tag).toBeGreaterThan(description);
+    expect(description).toBeGreaterThanOrEqual(0);
+  });
+
+  it('ranks a field before the kind of match: a prefix in the title beats a whole word in the type', () => {
+    const titlePrefix = scoreMatch(buildFields({ title: 'Hoodies', type: 'Pullover' }), ['hoodie']);
+    const typeWord = scoreMatch(buildFields({ title: 'Pullover', type: 'Hoodie' }), ['hoodie']);
+
+    expect(titlePrefix).toBeGreaterThan(typeWord);
+  });
+
+  it('ranks a whole word above a prefix above the inside of a word in the same field', () => {
+    const word = scoreMatch(buildFields({ title: 'Bio Tasche' }), ['tasche']);
+    const prefix = scoreMatch(buildFields({ title: 'Taschenset' }), ['tasche']);
+    const inner = scoreMatch(buildFields({ title: 'Sporttasche' }), ['tasche']);
+
+    expect(word).toBeGreaterThan(prefix);
+    expect(prefix).toBeGreaterThan(inner);
+  });
+
+  it('adds the terms up and answers -1 when one term matches nowhere', () => {
+    const fields = buildFields({ title: 'Bio Hoodie', description: 'Aus Bio-Baumwolle.' });
+
+    expect(scoreMatch(fields, ['bio', 'hoodie'])).toBe(scoreMatch(fields, ['bio']) + scoreMatch(fields, ['hoodie']));
+    expect(scoreMatch(fields, ['bio', 'tasse'])).toBe(-1);
+  });
+
+  it('scores an umlaut typed as its transliteration like the folded word', () => {
+    const fields = buildFields({ title: 'Bio Latzschürze' });
+
+    expect(scoreMatch(fields, ['latzschuerze'])).toBe(scoreMatch(fields, ['latzschurze']));
+  });
+});
