@@ -32,7 +32,9 @@ export interface CatalogIndex {
 }
 
 export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogIndex {
-  const fields = entries.map(searchFields);
+  const searchTexts = entries.map(searchFields);
+  const texts = searchTexts.map((t) => t.text);
+  const ends = searchTexts.map((t) => t.ends);
   const facets = entries.map((e) => new Set([e.type ?? '', ...(e.tags ?? [])].map(foldText)));
   const positions = new Map(entries.map((e, i) => [e.handle, i]));
   const viewsByBase = new Map<string, Product[]>();
@@ -65,7 +67,7 @@ export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogInd
       for (let i = 0; i < entries.length; i++) {
         if (filter.decoration && !entries[i]!.decoration?.includes(filter.decoration)) continue;
         if (type !== undefined && !facets[i]!.has(type)) continue;
-        const score = terms.length === 0 ? 0 : scoreMatch(fields[i]!, terms);
+        const score = terms.length === 0 ? 0 : scoreMatch(texts[i]!, ends[i]!, terms);
         if (score < 0) continue;
         buckets[score]!.push(i);
         total++;

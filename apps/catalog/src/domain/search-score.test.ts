@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../source/catalog-entry.js';
-import { matchQuality, scoreMatch, searchFields } from './search-score.js';
+import { matchQuality, scoreMatch, searchFields, type SearchText } from './search-score.js';
 
 function buildFields(overrides: Partial<CatalogEntry> = {}) {
   return searchFields({ handle: 'x', title: 'Produkt', type: 'Sonstiges', tags: [], description: '', ...overrides });
 }
+
+const score = (fields: SearchText, terms: string[]) => scoreMatch(fields.text, fields.ends, terms);
 
 describe('matchQuality', () => {
   it('rates a whole word above a word start above the inside of a word', () => {
@@ -22,10 +24,10 @@ describe('matchQuality', () => {
 
 describe('scoreMatch', () => {
   it('ranks a title match above a type, tag or description match', () => {
-    const title = scoreMatch(buildFields({ title: 'Hoodie' }), ['hoodie']);
-    const type = scoreMatch(buildFields({ type: 'Hoodie' }), ['hoodie']);
-    const tag = scoreMatch(buildFields({ tags: ['hoodie'] }), ['hoodie']);
-    const description = scoreMatch(buildFields({ description: 'Unter dem Hoodie tragen.' }), ['hoodie']);
+    const title = score(buildFields({ title: 'Hoodie' }), ['hoodie']);
+    const type = score(buildFields({ type: 'Hoodie' }), ['hoodie']);
+    const tag = score(buildFields({ tags: ['hoodie'] }), ['hoodie']);
+    const description = score(buildFields({ description: 'Unter dem Hoodie tragen.' }), ['hoodie']);
 
     expect(title).toBeGreaterThan(type);
     expect(type).toBeGreaterThan(tag);
@@ -34,16 +36,16 @@ describe('scoreMatch', () => {
   });
 
   it('ranks a field before the kind of match: a prefix in the title beats a whole word in the type', () => {
-    const titlePrefix = scoreMatch(buildFields({ title: 'Hoodies', type: 'Pullover' }), ['hoodie']);
-    const typeWord = scoreMatch(buildFields({ title: 'Pullover', type: 'Hoodie' }), ['hoodie']);
+    const titlePrefix = score(buildFields({ title: 'Hoodies', type: 'Pullover' }), ['hoodie']);
+    const typeWord = score(buildFields({ title: 'Pullover', type: 'Hoodie' }), ['hoodie']);
 
     expect(titlePrefix).toBeGreaterThan(typeWord);
   });
 
   it('ranks a whole word above a prefix above the inside of a word in the same field', () => {
-    const word = scoreMatch(buildFields({ title: 'Bio Tasche' }), ['tasche']);
-    const prefix = scoreMatch(buildFields({ title: 'Taschenset' }), ['tasche']);
-    const inner = scoreMatch(buildFields({ title: 'Sporttasche' }), ['tasche']);
+    const word = score(buildFields({ title: 'Bio Tasche' }), ['tasche']);
+    const prefix = score(buildFields({ title: 'Taschenset' }), ['tasche']);
+    const inner = score(buildFields({ title: 'Sporttasche' }), ['tasche']);
 
     expect(word).toBeGreaterThan(prefix);
     expect(prefix).toBeGreaterThan(inner);
@@ -52,13 +54,13 @@ describe('scoreMatch', () => {
   it('adds the terms up and answers -1 when one term matches nowhere', () => {
     const fields = buildFields({ title: 'Bio Hoodie', description: 'Aus Bio-Baumwolle.' });
 
-    expect(scoreMatch(fields, ['bio', 'hoodie'])).toBe(scoreMatch(fields, ['bio']) + scoreMatch(fields, ['hoodie']));
-    expect(scoreMatch(fields, ['bio', 'tasse'])).toBe(-1);
+    expect(score(fields, ['bio', 'hoodie'])).toBe(score(fields, ['bio']) + score(fields, ['hoodie']));
+    expect(score(fields, ['bio', 'tasse'])).toBe(-1);
   });
 
   it('scores an umlaut typed as its transliteration like the folded word', () => {
     const fields = buildFields({ title: 'Bio Latzschürze' });
 
-    expect(scoreMatch(fields, ['latzschuerze'])).toBe(scoreMatch(fields, ['latzschurze']));
+    expect(score(fields, ['latzschuerze'])).toBe(score(fields, ['latzschurze']));
   });
 });

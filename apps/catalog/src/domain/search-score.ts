@@ -11,8 +11,17 @@
 import type { CatalogEntry } from '../source/catalog-entry.js';
 import { searchableText } from './fold-text.js';
 
-/** Folded, variant-carrying text per field, best field first; built once per index. */
-export type SearchFields = readonly [title: string, type: string, tags: string, description: string];
+/**
+ * A product's folded, variant-carrying fields in one string, best field
+ * first, one line break between them (a term never holds whitespace, so it
+ * never spans two fields). The first occurrence of a term therefore lies in
+ * the best field holding it: one `indexOf` both rejects and ranks.
+ */
+export interface SearchText {
+  readonly text: string;
+  /** Where title, type and tags end in `text`; the description runs to the end. */
+  readonly ends: readonly [title: number, type: number, tags: number];
+}
 
 const FIELD_COUNT = 4;
 const QUALITIES = 3; // inside a word 0, word start 1, whole word 2
@@ -21,47 +30,61 @@ const WHOLE_WORD = 2;
 /** The highest score one term can reach: a whole word in the title. */
 export const MAX_TERM_SCORE = (FIELD_COUNT - 1) * QUALITIES + WHOLE_WORD;
 
-export function searchFields(entry: CatalogEntry): SearchFields {
-  return [
+export function searchFields(entry: CatalogEntry): SearchText {
+  const fields = [
     searchableText(entry.title),
     searchableText(entry.type ?? ''),
     // One tag per line, so a tag's end is a word boundary.
     searchableText((entry.tags ?? []).join('\n')),
     searchableText(entry.description ?? ''),
   ];
+  const title = fields[0]!.length;
+  const type = title + 1 + fields[1]!.length;
+  const tags = type + 1 + fields[2]!.length;
+  return { text: fields.join('\n'), ends: [title, type, tags] };
 }
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
-const isWordChar = (ch: string | undefined) => ch !== undefined && WORD_CHAR.test(ch);
+const NON_ASCII_WORD_CHAR = /[\p{L}\p{N}]/u;
 
-/** 2 whole word, 1 word start, 0 inside a word, -1 absent; the best occurrence counts. */
-export function matchQuality(text: string, term: string): number {
+function isWordChar(text: string, at: number): boolean {
+  if (at < 0 || at >= text.length) return false;
+  const c = text.charCodeAt(at);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+  return NON_ASCII_WORD_CHAR.test(text[at]!);
+}
+
+/**
+ * 2 whole word, 1 word start, 0 inside a word, -1 absent: the best occurrence
+ * of `term` that starts in `text` between `from` and `to`.
+ */
+export function matchQuality(text: string, term: string, from = 0, to = text.length): number {
   let best = -1;
-  for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + 1)) {
-    if (isWordChar(text[at - 1])) {
+  for (let at = text.indexOf(term, from); at !== -1 && at < to; at = text.indexOf(term, at + 1)) {
+    if (isWordChar(text, at - 1)) {
       best = Math.max(best, 0);
       continue;
     }
-    if (!isWordChar(text[at + term.length])) return WHOLE_WORD;
+    if (!isWordChar(text, at + term.length)) return WHOLE_WORD;
     best = 1;
   }
   return best;
 }
 
-/** The sum of the terms' scores, or -1 when a term occurs in no field. */
-export function scoreMatch(fields: SearchFields, terms: readonly string[]): number {
+/**
+ * The sum of the terms' scores, or -1 when a term occurs in no field. Takes
+ * the text apart from its ends so an index can keep the texts in a plain
+ * array: most products fail the first `indexOf`, and one pointer less per
+ * product measurably shortens a scan of 10,000.
+ */
+export function scoreMatch(text: string, ends: SearchText['ends'], terms: readonly string[]): number {
   let score = 0;
   for (const term of terms) {
-    let termScore = -1;
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const quality = matchQuality(fields[f]!, term);
-      if (quality >= 0) {
-        termScore = (FIELD_COUNT - 1 - f) * QUALITIES + quality;
-        break;
-      }
-    }
-    if (termScore < 0) return -1;
-    score += termScore;
+    const first = text.indexOf(term);
+    if (first === -1) return -1;
+    let field = 0;
+    while (field < ends.length && first > ends[field]!) field++;
+    const quality = matchQuality(text, term, first, ends[field] ?? text.length);
+    score += (FIELD_COUNT - 1 - field) * QUALITIES + quality;
   }
   return score;
 }
