@@ -115,3 +115,76 @@ describe('GET /v1/products', () => {
     expect(res.body.error.code).toBe('method_not_allowed');
   });
 });
+
+// The embedded catalog as an agent meets it: the first hit is what it orders.
+describe('GET /v1/products?q= on the embedded catalog', () => {
+  const search = async (q: string) => {
+    const res = await get(`/v1/products?q=${encodeURIComponent(q)}`);
+    expect(res.status).toBe(200);
+    return ProductList.parse(res.body).products;
+  };
+
+  it('lists the three hoodies before the longsleeve whose description mentions a hoodie', async () => {
+    const products = await search('hoodie');
+
+    expect(products.map((p) => p.title)).toEqual(['Bio Hoodie Unisex', 'Bio Hoodie Kinder', 'Bio Zip-Hoodie', 'Bio Longsleeve Unisex']);
+    expect(products.slice(0, 3).every((p) => p.type === 'Hoodie')).toBe(true);
+  });
+
+  it.each(['t-shirt', 'tshirt', 'T-Shirt'])('lists the products titled T-Shirt first for q=%s', async (q) => {
+    const products = await search(q);
+
+    expect(products.slice(0, 5).map((p) => p.title)).toEqual([
+      'Bio T-Shirt Unisex',
+      'Bio T-Shirt Damen tailliert',
+      'Bio T-Shirt Kinder',
+      'Premium T-Shirt Heavy',
+      'Workwear T-Shirt',
+    ]);
+    expect(products.slice(0, 5).every((p) => p.type === 'T-Shirt')).toBe(true);
+  });
+
+  it('lists the T-Shirt typed Funktionsshirt right after the titled ones', async () => {
+    const products = await search('t-shirt');
+
+    expect(products[5]?.title).toBe('Funktionsshirt Sport');
+  });
+
+  it.each(['kappe', 'cap', 'Kappe'])('lists the caps first for q=%s', async (q) => {
+    const products = await search(q);
+
+    expect(products.slice(0, 2).map((p) => p.title)).toEqual(['Baseball Cap Bio-Baumwolle', 'Trucker Cap']);
+    expect(products.slice(0, 2).every((p) => p.type === 'Cap')).toBe(true);
+  });
+
+  // The embedded catalog has no mugs; a bag ("Tasche") must not pass for one.
+  it.each(['tasse', 'becher'])('answers no product for q=%s rather than a near miss', async (q) => {
+    expect(await search(q)).toEqual([]);
+  });
+
+  it('still finds a product whose description alone holds the term, after every title match', async () => {
+    const hoodies = await search('hoodie');
+    const bags = await search('tasche');
+
+    expect(hoodies.at(-1)?.title).toBe('Bio Longsleeve Unisex');
+    const titled = bags.filter((p) => p.title.toLowerCase().includes('tasche'));
+    expect(bags.slice(0, titled.length)).toEqual(titled);
+    expect(bags.slice(0, 4).every((p) => p.type === 'Tasche')).toBe(true);
+    // "Kängurutasche" is in its description only.
+    expect(bags.findIndex((p) => p.handle === 'bio-hoodie-unisex')).toBeGreaterThanOrEqual(4);
+  });
+
+  it('ranks a whole word in a description above a word start there', async () => {
+    const products = await search('kapuze');
+
+    expect(products.map((p) => p.title)).toEqual(['Bio Hoodie Kinder', 'Bio Hoodie Unisex', 'Bio Zip-Hoodie']);
+  });
+
+  it('pages the ranked list, not the catalog order', async () => {
+    const all = await search('hoodie');
+    const res = await get('/v1/products?q=hoodie&limit=2&offset=1');
+
+    expect(res.body.total).toBe(all.length);
+    expect(res.body.products.map((p: { handle: string }) => p.handle)).toEqual(all.slice(1, 3).map((p) => p.handle));
+  });
+});

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { internalHeaders } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildShopRequest,
@@ -37,6 +38,17 @@ describe('tool search_products', () => {
     expect(result.structuredContent.products.length).toBeLessThanOrEqual(3);
     for (const p of result.structuredContent.products) expect(`${p.title} ${p.type} ${p.tags} ${p.description}`.toLowerCase()).toContain('hoodie');
     expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+  });
+
+  it('lists the hoodies first, in the order the catalog ranks them', async () => {
+    const result = await call('search_products', { q: 'hoodie' });
+    const direct = await fetch(`${h.catalogUrl}/v1/products?q=hoodie`, { headers: internalHeaders('catalog') });
+
+    const titles = result.structuredContent.products.map((p: { title: string }) => p.title);
+    expect(titles.slice(0, 3)).toEqual(['Bio Hoodie Unisex', 'Bio Hoodie Kinder', 'Bio Zip-Hoodie']);
+    expect(titles.at(-1)).toBe('Bio Longsleeve Unisex');
+    const catalogHandles = ((await direct.json()) as { products: Array<{ handle: string }> }).products.map((p) => p.handle);
+    expect(result.structuredContent.products.map((p: { handle: string }) => p.handle)).toEqual(catalogHandles);
   });
 
   it('filters by decoration and pages with limit and offset', async () => {

@@ -46,8 +46,14 @@ export const ProductList = z
   .openapi('ProductList');
 export type ProductList = z.infer<typeof ProductList>;
 
+// The order is part of the contract: agents take the first hit.
+const Q_DESCRIPTION =
+  'Free text over title, type, tags, description; every term must match. Results are ranked: a term found in the title first, ' +
+  'then in the type, the tags, the description; within a field a whole word before a word start before a match inside a word. ' +
+  'Equal matches keep catalog order; limit and offset page the ranked list. Case, accents and ß are ignored (schürze = schurze = schuerze).';
+
 export const ProductListQuery = z.object({
-  q: z.string().max(LIMITS.queryQMax).optional().openapi({ description: 'Free text over title, type, tags, description; every term must match' }),
+  q: z.string().max(LIMITS.queryQMax).optional().openapi({ description: Q_DESCRIPTION }),
   type: z.string().max(LIMITS.queryTypeMax).optional().openapi({ description: 'Product type or tag' }),
   decoration: z.enum(['dtf', 'stick']).optional().openapi({ description: 'Only products supporting this technique' }),
   limit: z.coerce.number().int().min(1).max(LIMITS.listProductsLimitMax).default(LIMITS.listProductsLimitDefault),

@@ -87,6 +87,50 @@ describe('searchProducts', () => {
   });
 });
 
+describe('searchProducts ranking', () => {
+  const ranked = createCatalogIndex([
+    buildEntry({ handle: 'longsleeve', title: 'Longsleeve', type: 'Longsleeve', description: 'Passt unter jeden Hoodie.' }),
+    buildEntry({ handle: 'tagged', title: 'Sweatjacke', type: 'Jacke', tags: ['hoodie'] }),
+    buildEntry({ handle: 'typed', title: 'Kapuzenpullover', type: 'Hoodie' }),
+    buildEntry({ handle: 'zip-hoodie', title: 'Zip-Hoodie', type: 'Hoodie' }),
+    buildEntry({ handle: 'hoodies', title: 'Hoodies im Set', type: 'Set' }),
+    buildEntry({ handle: 'hoodie-kinder', title: 'Hoodie Kinder', type: 'Hoodie' }),
+  ]);
+  const rankedHandles = (filter: Partial<ProductFilter>) =>
+    ranked.searchProducts(buildFilter(filter), BASE).products.map((p) => p.handle);
+
+  it('puts title matches first, whole words before prefixes, then type, tags and description', () => {
+    expect(rankedHandles({ q: 'hoodie' })).toEqual(['zip-hoodie', 'hoodie-kinder', 'hoodies', 'typed', 'tagged', 'longsleeve']);
+  });
+
+  it('keeps catalog order between equally good matches', () => {
+    const ties = createCatalogIndex([
+      buildEntry({ handle: 'zeta', title: 'Hoodie Zeta' }),
+      buildEntry({ handle: 'beta', title: 'Beta Hoodie' }),
+      buildEntry({ handle: 'alpha', title: 'Alpha Hoodie Kinder' }),
+    ]);
+
+    const page = ties.searchProducts(buildFilter({ q: 'hoodie' }), BASE);
+
+    expect(page.products.map((p) => p.handle)).toEqual(['zeta', 'beta', 'alpha']);
+  });
+
+  it('still finds a term that only a description holds', () => {
+    expect(rankedHandles({ q: 'passt' })).toEqual(['longsleeve']);
+  });
+
+  it('pages after ranking and counts every match in total', () => {
+    const page = ranked.searchProducts(buildFilter({ q: 'hoodie', limit: 2, offset: 2 }), BASE);
+
+    expect(page.total).toBe(6);
+    expect(page.products.map((p) => p.handle)).toEqual(['hoodies', 'typed']);
+  });
+
+  it('keeps catalog order without a query', () => {
+    expect(rankedHandles({ limit: 3 })).toEqual(['longsleeve', 'tagged', 'typed']);
+  });
+});
+
 describe('findProductByHandle', () => {
   it('answers the wire product with derived url, currency and image', () => {
     const product = index.findProductByHandle('hoodie', BASE);

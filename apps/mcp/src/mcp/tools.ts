@@ -27,7 +27,8 @@ const ERROR_NOTE =
 
 export const SearchProductsArgs = z.strictObject({
   q: ProductListQuery.shape.q.describe(
-    'Free text searched in title, type, tags and description; every word must match (German product words work best, e.g. "hoodie", "bio shirt", "tasche"). Max 100 characters.',
+    'Free text searched in title, type, tags and description; every word must match (German product words work best, e.g. "hoodie", "bio shirt", "tasche"). ' +
+      'Best matches come first: title before type, tags and description, whole words before parts of words. Max 100 characters.',
   ),
   type: ProductListQuery.shape.type.describe(
     'Product type or tag, e.g. "T-Shirt", "Hoodie", "Polo", "Cap", "Tasche", "Schürze", "kinder", "bio". Max 60 characters.',
