@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyInternalToken, createInternalSigner, createMetrics, createFailureLimiter, createRedis, createWindowLimiter, listen, loadConfig, closeServer, type RunningService } from '@msa/service-kit';
+import { verifyInternalToken, createMetrics, createRedis, createWindowLimiter, listen, loadConfig, closeServer, type RunningService } from '@msa/service-kit';
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
 import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
-import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminApp, createApp, type GatewayDeps } from '../src/app.js';
+import { testGatewayDeps } from './support.js';
 
 const BASE = 'http://api.test.local';
 
@@ -51,37 +51,17 @@ describe('gateway', () => {
     slow = await startServer((_req, res) => {
       setTimeout(() => res.end('{}'), 3_000).unref();
     });
-    const metrics = createMetrics('gateway');
-    deps = {
-      logger: testLogger('gateway'),
-      metrics,
-      publicBaseUrl: BASE,
-      trustProxy: 'false',
-      upstreams: {
-        catalog: catalog.url,
-        shops: recorder.url,
-        requests: await closedPortUrl(),
-        identity: slow.url,
-        mcp: await closedPortUrl(),
+    deps = testGatewayDeps(
+      tr,
+      { catalog: catalog.url, shops: recorder.url, requests: await closedPortUrl(), identity: slow.url, mcp: await closedPortUrl() },
+      {},
+      {
+        upstreamTimeoutMs: 300,
+        deprecations: [
+          { method: 'GET', path: '/v1/pricing', deprecatedAt: '2026-01-01', sunset: '2027-01-01', notice: '/developers#deprecations' },
+        ],
       },
-      upstreamTimeoutMs: 300,
-      sign: createInternalSigner(TEST_INTERNAL_SECRET),
-      // Credentials are covered by the system tests against the real identity service.
-      resolveKey: async () => null,
-      verifyToken: async () => {
-        throw new Error('no tokens in these tests');
-      },
-      limiters: {
-        principal: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:p`, policy: 'per-minute', points: 300, windowSeconds: 60 }),
-        anonymous: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:a`, policy: 'anonymous-per-minute', points: 60, windowSeconds: 60 }),
-        failedAuth: createFailureLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:f`, policy: 'failed-auth', points: 30, windowSeconds: 60 }),
-      },
-      docs: express.Router(),
-      ready: async () => undefined,
-      deprecations: [
-        { method: 'GET', path: '/v1/pricing', deprecatedAt: '2026-01-01', sunset: '2027-01-01', notice: '/developers#deprecations' },
-      ],
-    };
+    );
     app = createApp(deps);
   });
 

@@ -6,19 +6,15 @@ import { connect } from 'node:net';
 import { BOUNDS, type CallContext, type Principal } from '@msa/contracts';
 import {
   closeServer,
-  createInternalSigner,
-  createMetrics,
   createServiceApp,
-  createFailureLimiter,
-  createWindowLimiter,
   finishServiceApp,
   listen,
   type Listening,
 } from '@msa/service-kit';
 import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { testGatewayDeps } from './support.js';
 
 const BASE = 'http://api.test.local';
 
@@ -87,30 +83,16 @@ describe('gateway under hostile input', () => {
       res.status(201).json({ ok: true });
     });
     upstream = await listen(finishServiceApp(service, { logger, publicBaseUrl: BASE }), 0, { host: '127.0.0.1', publicBaseUrl: BASE });
-    const app = createApp({
-      logger: testLogger('gateway'),
-      metrics: createMetrics('gateway'),
-      publicBaseUrl: BASE,
-      trustProxy: 'false',
-      upstreams: { catalog: upstream.url, shops: upstream.url, requests: upstream.url, identity: upstream.url, mcp: upstream.url },
-      upstreamTimeoutMs: 5_000,
-      clientBodyTimeoutMs: 300,
-      sign: createInternalSigner(TEST_INTERNAL_SECRET),
-      resolveKey: async (key: string, _ctx: CallContext): Promise<Principal | null> => {
-        keyLookups.push(key);
-        return null;
-      },
-      verifyToken: async () => {
-        throw new Error('no tokens in these tests');
-      },
-      limiters: {
-        principal: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:p`, policy: 'per-minute', points: 10_000, windowSeconds: 60 }),
-        anonymous: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:a`, policy: 'anonymous-per-minute', points: 10_000, windowSeconds: 60 }),
-        failedAuth: createFailureLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:f`, policy: 'failed-auth', points: 10_000, windowSeconds: 60 }),
-      },
-      docs: express.Router(),
-      ready: async () => undefined,
-    });
+    const app = createApp(
+      testGatewayDeps(tr, upstream.url, { principal: 10_000, anonymous: 10_000, failedAuth: 10_000 }, {
+        upstreamTimeoutMs: 5_000,
+        clientBodyTimeoutMs: 300,
+        resolveKey: async (key: string, _ctx: CallContext): Promise<Principal | null> => {
+          keyLookups.push(key);
+          return null;
+        },
+      }),
+    );
     gateway = await listen(app, 0, { host: '127.0.0.1', publicBaseUrl: BASE });
   });
 

@@ -2,12 +2,11 @@
 // the body changes nothing the mcp service receives.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createFailureLimiter, createInternalSigner, createMetrics, createWindowLimiter } from '@msa/service-kit';
-import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
-import express from 'express';
+import { createTestRedis, type TestRedis } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { testGatewayDeps } from './support.js';
 
 let tr: TestRedis;
 let upstream: http.Server;
@@ -27,28 +26,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  app = createApp({
-    logger: testLogger('gateway'),
-    metrics: createMetrics('gateway'),
-    publicBaseUrl: 'http://api.test.local',
-    trustProxy: 'true',
-    upstreams: { catalog: url, shops: url, requests: url, identity: url, mcp: url },
-    upstreamTimeoutMs: 2_000,
-    sign: createInternalSigner(TEST_INTERNAL_SECRET),
-    resolveKey: async () => null,
-    verifyToken: async () => {
-      throw new Error('no tokens in these tests');
-    },
-    limiters: {
-      principal: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:p`, policy: 'per-minute', points: 300, windowSeconds: 60 }),
-      // Small, so a test sees the anonymous minute run out.
-      anonymous: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:a`, policy: 'anonymous-per-minute', points: 3, windowSeconds: 60 }),
-      failedAuth: createFailureLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:f`, policy: 'failed-auth', points: 30, windowSeconds: 60 }),
-      mcpHandshake: createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:hs`, policy: 'mcp-handshake', points: 240, windowSeconds: 60 }),
-    },
-    docs: express.Router(),
-    ready: async () => undefined,
-  });
+  // The anonymous minute is small, so a test sees it run out.
+  app = createApp(testGatewayDeps(tr, url, { anonymous: 3, mcpHandshake: 240 }, { trustProxy: 'true' }));
 });
 
 afterAll(async () => {
