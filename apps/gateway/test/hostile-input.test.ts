@@ -11,7 +11,7 @@ import {
   listen,
   type Listening,
 } from '@msa/service-kit';
-import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
+import { createTestRedis, dechunk, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { testGatewayDeps } from './support.js';
@@ -49,18 +49,6 @@ function exchange(port: number, head: string, writeBody?: (socket: ReturnType<ty
   });
 }
 
-/** The body of a chunked answer, de-chunked. */
-function dechunk(body: string): string {
-  let out = '';
-  let rest = body;
-  for (;;) {
-    const nl = rest.indexOf('\r\n');
-    const size = parseInt(rest.slice(0, nl), 16);
-    if (!size) return out;
-    out += rest.slice(nl + 2, nl + 2 + size);
-    rest = rest.slice(nl + 2 + size + 2);
-  }
-}
 
 function envelopeOf(answer: RawAnswer): { error: { code: string; status: number } } {
   const body = answer.headers['transfer-encoding'] === 'chunked' ? dechunk(answer.body) : answer.body;

@@ -8,6 +8,7 @@
 // failure prints the seed and path that reproduce it.
 import { connect } from 'node:net';
 import fc from 'fast-check';
+import { dechunk } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, startSystem, type System } from '../src/system.js';
 
@@ -274,14 +275,3 @@ function exchange(port: number, bytes: Buffer): Promise<Buffer> {
   });
 }
 
-function dechunk(body: string): string {
-  let out = '';
-  let rest = body;
-  for (;;) {
-    const nl = rest.indexOf('\r\n');
-    const size = parseInt(rest.slice(0, nl), 16);
-    if (!size) return out;
-    out += rest.slice(nl + 2, nl + 2 + size);
-    rest = rest.slice(nl + 2 + size + 2);
-  }
-}

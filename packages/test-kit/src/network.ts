@@ -53,3 +53,16 @@ export function refuseNonLoopbackConnections(): void {
     return (original as (...a: unknown[]) => net.Socket).apply(this, callArgs);
   } as typeof original;
 }
+
+/** The body of a `Transfer-Encoding: chunked` answer read off a raw socket. */
+export function dechunk(body: string): string {
+  let out = '';
+  let rest = body;
+  for (;;) {
+    const nl = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, nl), 16);
+    if (!size) return out;
+    out += rest.slice(nl + 2, nl + 2 + size);
+    rest = rest.slice(nl + 2 + size + 2);
+  }
+}
