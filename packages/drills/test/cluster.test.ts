@@ -66,6 +66,16 @@ async function waitForMail(requestId: string, timeoutMs = 15_000): Promise<numbe
   }
 }
 
+/** The request list entries of `requestId`, once there is one: the list step comes after both e-mails. */
+async function waitForListEntries(requestId: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = (await listEntries(system.redis)).filter((e) => e.requestId === requestId);
+    if (entries.length > 0 || Date.now() > deadline) return entries;
+    await sleep(100);
+  }
+}
+
 describe('the system on a Redis Cluster', () => {
   it('answers 200 on /readyz of every service', async () => {
     printLogsOnFailure();
@@ -135,7 +145,7 @@ describe('the system on a Redis Cluster', () => {
     const replay = await post();
     const id = String(created.body?.id);
     const mails = await waitForMail(id);
-    const listed = (await listEntries(system.redis)).filter((e) => e.requestId === id);
+    const listed = await waitForListEntries(id);
 
     expect(created.status).toBe(201);
     expect(created.body?.sandbox).toBe(false);

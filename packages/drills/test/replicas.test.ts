@@ -100,6 +100,9 @@ describe('two gateways, two requests services and two workers on one Redis', () 
     const deadline = Date.now() + 20_000;
     const operatorMails = () => system.smtp.mails.filter((m) => m.rcptTo.includes(OPERATOR_EMAIL) && ids.includes(m.shopRequestId ?? ''));
     while (new Set(operatorMails().map((m) => m.shopRequestId)).size < ids.length && Date.now() < deadline) await sleep(200);
+    // The list step comes after both e-mails.
+    const listed = async () => new Set((await listEntries(system.redis)).map((e) => e.requestId).filter((id) => ids.includes(id))).size;
+    while ((await listed()) < ids.length && Date.now() < deadline) await sleep(200);
     // A second e-mail or list entry would come from the other worker taking the same job; give it a moment.
     await sleep(1_000);
     const list = (await listEntries(system.redis)).filter((e) => ids.includes(e.requestId));
