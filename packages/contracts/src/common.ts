@@ -75,6 +75,12 @@ export const BOUNDS = {
   jsonMaxDepth: 32,
 } as const;
 
+/** Promises the service makes in words (mails, documents, tool descriptions), as figures. */
+export const SERVICE_FACTS = {
+  /** The operator team builds a requested shop and answers the contact within this many hours. */
+  replyWithinHours: 48,
+} as const;
+
 export const VAT_RATE = 0.19;
 export const CURRENCY = 'EUR';
 export const HANDLE_PATTERN = /^[a-z0-9-]+$/;
