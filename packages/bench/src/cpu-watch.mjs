@@ -1,8 +1,18 @@
 // CPU time of each process taking part in a run, and of everything else on
 // the machine, from /proc. On two shared cores a benchmark means little when
 // "other" is large, and a bottleneck shows as a process near 100 % of a core.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+
+// Clock ticks per second of utime/stime in /proc/<pid>/stat (100 on Linux nearly always).
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 function totalJiffies() {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
@@ -22,6 +32,12 @@ function processJiffies(pid) {
   }
 }
 
+/** CPU time (user + system) `pid` has used so far, in µs; null when it is gone. */
+export function processCpuMicros(pid) {
+  const jiffies = processJiffies(pid);
+  return jiffies === null ? null : (jiffies * 1e6) / TICKS_PER_SECOND;
+}
+
 /** The pid of a redis-server on this machine, if there is one: its CPU is part of what is measured. */
 export function findRedisServerPid() {
   for (const entry of readdirSync('/proc')) {
@@ -37,7 +53,9 @@ export function findRedisServerPid() {
 
 /**
  * Starts counting for `participants` ({ name, pid }); `stop()` (call it while
- * they still run) answers the share of one core each used, and "other".
+ * they still run) answers, per name, the share of one core used and the CPU
+ * time in µs (processes sharing a name are summed), and "other" for the rest
+ * of the machine.
  */
 export function startCpuWatch(participants) {
   const before = totalJiffies();
@@ -47,18 +65,28 @@ export function startCpuWatch(participants) {
       const after = totalJiffies();
       const elapsed = (after.total - before.total) / os.cpus().length;
       if (elapsed <= 0) return [];
-      const shares = new Map();
+      const used = new Map();
       let ours = 0;
       for (const p of start) {
         const now = processJiffies(p.pid);
         if (now === null || p.jiffies === null) continue;
         ours += now - p.jiffies;
-        shares.set(p.name, (shares.get(p.name) ?? 0) + (now - p.jiffies) / elapsed);
+        used.set(p.name, (used.get(p.name) ?? 0) + (now - p.jiffies));
       }
-      shares.set('other', Math.max(0, after.busy - before.busy - ours) / elapsed);
-      return [...shares.entries()].map(([name, share]) => ({ name, percent: Math.round(share * 100) }));
+      used.set('other', Math.max(0, after.busy - before.busy - ours));
+      return [...used.entries()].map(([name, jiffies]) => ({
+        name,
+        percent: Math.round((100 * jiffies) / elapsed),
+        micros: (jiffies * 1e6) / TICKS_PER_SECOND,
+      }));
     },
   };
+}
+
+/** CPU µs of participant `name` per unit of work (request, delivery); NaN when it was not measured. */
+export function cpuPer(shares, name, count) {
+  const share = shares.find((s) => s.name === name);
+  return share && count > 0 ? share.micros / count : Number.NaN;
 }
 
 export function formatCpu(label, shares) {

@@ -1,19 +1,30 @@
-// Budget 1: authenticated `GET /v1/products?q=…` through the gateway against
-// the same request sent straight to the catalog, both real processes on
-// loopback. Identity runs too: the gateway resolves the API key through it
-// (then from its cache) and the limiter still costs one Redis call per request.
+// Budget 1: authenticated `GET /v1/products?q=…` through the gateway, the same
+// request sent straight to the catalog, and three references under the same
+// load in the same run: a bare node:http server and a bare express app both
+// sending the catalog's exact answer bytes, and a bare express +
+// http-proxy-middleware proxy in front of that express app. Every run reads
+// the CPU time of each process from /proc, so each is judged as CPU µs per
+// answered request against its reference. Identity is loaded on its own too
+// (POST /internal/introspect), since the gateway caches resolved keys and asks
+// it only once per KEY_CACHE_TTL_MS.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInternalSigner } from '@msa/service-kit';
+import { cpuPer } from './cpu-watch.mjs';
 import { measureLoad } from './load.mjs';
-import { freePort, spawnService, waitForOk } from './processes.mjs';
+import { countModules, freePort, spawnService, waitForOk } from './processes.mjs';
 
 /** High enough that the per-minute limit never answers 429 during the runs. */
 export const BENCH_RATE_LIMIT_PER_MINUTE = 1_000_000_000;
 
-export async function runGatewayBench({ root, redisEnv, redisPids, keyPrefix, sampler, services, settings, log }) {
-  const [catalogPort, identityPort, gatewayPort, adminPort, nothingPort, catalogAdminPort, identityAdminPort] = await Promise.all(
-    Array.from({ length: 7 }, freePort),
-  );
+const REFERENCE_SERVER = fileURLToPath(new URL('./reference-server.mjs', import.meta.url));
+
+export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPrefix, sampler, services, settings, log }) {
+  const ports = await Promise.all(Array.from({ length: 10 }, freePort));
+  const [catalogPort, identityPort, gatewayPort, adminPort, nothingPort, catalogAdminPort, identityAdminPort, nodeHttpPort, expressPort, proxyPort] = ports;
   const secret = randomBytes(32).toString('hex');
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const publicBaseUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -26,39 +37,53 @@ export async function runGatewayBench({ root, redisEnv, redisPids, keyPrefix, sa
     REDIS_KEY_PREFIX: keyPrefix,
   };
   const nothing = `http://127.0.0.1:${nothingPort}`;
+  const apps = {
+    catalog: { env: { CATALOG_PORT: String(catalogPort), CATALOG_ADMIN_PORT: String(catalogAdminPort) }, ready: `http://127.0.0.1:${catalogPort}/readyz` },
+    identity: {
+      env: {
+        IDENTITY_PORT: String(identityPort),
+        IDENTITY_ADMIN_PORT: String(identityAdminPort),
+        TOKEN_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        TOKEN_SIGNING_KID: `bench-${randomBytes(4).toString('hex')}`,
+      },
+      ready: `http://127.0.0.1:${identityPort}/readyz`,
+    },
+    gateway: {
+      env: {
+        GATEWAY_PORT: String(gatewayPort),
+        GATEWAY_ADMIN_PORT: String(adminPort),
+        CATALOG_URL: `http://127.0.0.1:${catalogPort}`,
+        IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+        SHOPS_URL: nothing,
+        REQUESTS_URL: nothing,
+        MCP_URL: nothing,
+        RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE),
+      },
+      // The gateway's /readyz also asks shops, requests and mcp, which this run does not need.
+      ready: `${publicBaseUrl}/healthz`,
+    },
+  };
 
-  const start = (name, env) => {
-    const service = spawnService(root, { name, app: name, env: { ...common, ...env }, nodeArgs: settings.nodeArgs });
+  const modules = {};
+  if (settings.countModules) {
+    for (const [name, app] of Object.entries(apps)) {
+      log(`${name}: counting the modules it loads until ready`);
+      modules[name] = await countModules(root, { name, app: name, env: { ...common, ...app.env }, nodeOptions: settings.nodeOptions, readyUrl: app.ready });
+    }
+  }
+
+  const start = (name) => {
+    const service = spawnService(root, { name, app: name, env: { ...common, ...apps[name].env }, nodeArgs: settings.nodeArgs, nodeOptions: settings.nodeOptions });
     services.push(service);
     sampler.watch(name, service.pid);
     return service;
   };
 
   log('starting catalog, identity and gateway');
-  const catalog = start('catalog', { CATALOG_PORT: String(catalogPort), CATALOG_ADMIN_PORT: String(catalogAdminPort) });
-  const identity = start('identity', {
-    IDENTITY_PORT: String(identityPort),
-    IDENTITY_ADMIN_PORT: String(identityAdminPort),
-    TOKEN_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    TOKEN_SIGNING_KID: `bench-${randomBytes(4).toString('hex')}`,
-  });
-  const gateway = start('gateway', {
-    GATEWAY_PORT: String(gatewayPort),
-    GATEWAY_ADMIN_PORT: String(adminPort),
-    CATALOG_URL: `http://127.0.0.1:${catalogPort}`,
-    IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
-    SHOPS_URL: nothing,
-    REQUESTS_URL: nothing,
-    MCP_URL: nothing,
-    RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE),
-  });
-  // The gateway's /readyz also asks shops, requests and mcp, which this run does not need.
-  await Promise.all([
-    waitForOk(`http://127.0.0.1:${catalogPort}/readyz`, catalog),
-    waitForOk(`http://127.0.0.1:${identityPort}/readyz`, identity),
-    waitForOk(`${publicBaseUrl}/healthz`, gateway),
-  ]);
-
+  const catalog = start('catalog');
+  const identity = start('identity');
+  const gateway = start('gateway');
+  await Promise.all([catalog, identity, gateway].map((s) => waitForOk(apps[s.name].ready, s)));
   for (const service of [catalog, identity, gateway]) sampler.recordIdle(service.name, service.pid);
 
   const created = await fetch(`${publicBaseUrl}/v1/keys`, {
@@ -75,34 +100,98 @@ export async function runGatewayBench({ root, redisEnv, redisPids, keyPrefix, sa
 
   const path = `/v1/products?q=${encodeURIComponent(settings.query)}`;
   const sign = createInternalSigner(secret);
-  // The gateway signs the same context for this principal; the token lives 60 s, so one per run.
-  const direct = () => ({
-    'x-internal-auth': sign('catalog', { principal, sandbox: false, ip: '127.0.0.1', request_id: 'bench-direct' }),
-  });
+  // The gateway signs the same context for this principal. Tokens live 60 s: one per run, signed as it starts.
+  const internal = (audience, requestId) => ({ 'x-internal-auth': sign(audience, { principal, sandbox: false, ip: '127.0.0.1', request_id: requestId }) });
 
   const viaGateway = await fetch(`${publicBaseUrl}${path}`, { headers: bearer });
-  const viaCatalog = await fetch(`http://127.0.0.1:${catalogPort}${path}`, { headers: direct() });
-  const [gatewayBody, catalogBody] = [await viaGateway.text(), await viaCatalog.text()];
+  const viaCatalog = await fetch(`http://127.0.0.1:${catalogPort}${path}`, { headers: internal('catalog', 'bench-direct') });
+  const [gatewayBody, catalogBytes] = [await viaGateway.text(), Buffer.from(await viaCatalog.arrayBuffer())];
   if (viaGateway.status !== 200 || viaCatalog.status !== 200) {
-    throw new Error(`probe answered ${viaGateway.status} (gateway) and ${viaCatalog.status} (catalog): ${gatewayBody} ${catalogBody}`);
+    throw new Error(`probe answered ${viaGateway.status} (gateway) and ${viaCatalog.status} (catalog): ${gatewayBody} ${catalogBytes}`);
   }
-  const total = JSON.parse(catalogBody).total;
+  const total = JSON.parse(catalogBytes.toString()).total;
   if (JSON.parse(gatewayBody).total !== total) throw new Error('the gateway and the catalog answered different results');
 
-  const participants = [
-    { name: 'bench (autocannon)', pid: process.pid },
-    ...[gateway, catalog, identity].map((s) => ({ name: s.name, pid: s.pid })),
-    ...redisPids,
-  ];
-  const load = { connections: settings.connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds, participants };
-  log(`catalog direct: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s, ${settings.connections} connections`);
-  const catalogRun = await measureLoad({ url: `http://127.0.0.1:${catalogPort}${path}`, headers: direct(), ...load });
-  log(`through the gateway: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s, ${settings.connections} connections`);
-  const gatewayRun = await measureLoad({ url: `${publicBaseUrl}${path}`, headers: bearer, ...load });
+  // The references send exactly the bytes the catalog answered, with its content type.
+  const bodyFile = join(tmpdir(), `msa-bench-answer-${process.pid}.json`);
+  writeFileSync(bodyFile, catalogBytes);
+  const contentType = viaCatalog.headers.get('content-type') ?? 'application/json; charset=utf-8';
+  const reference = (name, args) => {
+    const service = spawnService(root, { name, script: REFERENCE_SERVER, args, env: { NODE_ENV: 'production' }, nodeArgs: settings.nodeArgs, nodeOptions: settings.nodeOptions });
+    services.push(service);
+    sampler.watch(name, service.pid);
+    return service;
+  };
+  log('starting the references: bare node:http, bare express, express + http-proxy-middleware');
+  const refNodeHttp = reference('reference node:http', ['node-http', String(nodeHttpPort), bodyFile, contentType]);
+  const refExpress = reference('reference express', ['express', String(expressPort), bodyFile, contentType]);
+  const refProxy = reference('reference proxy', ['proxy', String(proxyPort), `http://127.0.0.1:${expressPort}`]);
+  const refUrl = (port) => `http://127.0.0.1:${port}${path}`;
+  await Promise.all([
+    waitForOk(refUrl(nodeHttpPort), refNodeHttp),
+    waitForOk(refUrl(expressPort), refExpress),
+    waitForOk(refUrl(proxyPort), refProxy),
+  ]);
+  for (const service of [refNodeHttp, refExpress, refProxy]) sampler.recordIdle(service.name, service.pid);
 
-  for (const service of [gateway, identity, catalog]) {
+  const bench = { name: 'bench (autocannon)', pid: process.pid };
+  const systemParticipants = [bench, ...[gateway, catalog, identity].map((s) => ({ name: s.name, pid: s.pid })), ...redisPids];
+  const load = { connections: settings.connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds };
+  const run = (label, options) => {
+    log(`${label}: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s, ${settings.connections} connections`);
+    return measureLoad({ ...load, ...options });
+  };
+
+  const nodeHttpRun = await run('reference node:http', { url: refUrl(nodeHttpPort), participants: [bench, { name: refNodeHttp.name, pid: refNodeHttp.pid }] });
+  const expressRun = await run('reference express', { url: refUrl(expressPort), participants: [bench, { name: refExpress.name, pid: refExpress.pid }] });
+  const proxyRun = await run('reference proxy', {
+    url: refUrl(proxyPort),
+    participants: [bench, { name: refProxy.name, pid: refProxy.pid }, { name: refExpress.name, pid: refExpress.pid }],
+  });
+  const directRun = await run('catalog direct', { url: `http://127.0.0.1:${catalogPort}${path}`, headers: internal('catalog', 'bench-direct'), participants: systemParticipants, redis });
+  const gatewayRun = await run('through the gateway', { url: `${publicBaseUrl}${path}`, headers: bearer, participants: systemParticipants, redis });
+  const identityRun = await run('identity direct (POST /internal/introspect)', {
+    url: `http://127.0.0.1:${identityPort}/internal/introspect`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...internal('identity', 'bench-introspect') },
+    body: JSON.stringify({ api_key: key.api_key }),
+    participants: systemParticipants,
+    redis,
+  });
+
+  for (const service of [gateway, identity, catalog, refProxy, refExpress, refNodeHttp]) {
     sampler.unwatch(service.pid);
     await service.stop();
   }
-  return { path, total, rateLimitPerMinute: BENCH_RATE_LIMIT_PER_MINUTE, responseBytes: catalogBody.length, direct: catalogRun, gateway: gatewayRun };
+  rmSync(bodyFile, { force: true });
+
+  const perRequest = (r, name) => cpuPer(r.cpu, name, r.total);
+  const redisName = redisPids.length === 1 ? redisPids[0].name : null;
+  const redisPer = (r) => (redisName ? perRequest(r, redisName) : Number.NaN);
+  return {
+    path,
+    total,
+    rateLimitPerMinute: BENCH_RATE_LIMIT_PER_MINUTE,
+    responseBytes: catalogBytes.length,
+    modules,
+    runs: { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, identity: identityRun },
+    cpuPerRequest: {
+      nodeHttp: perRequest(nodeHttpRun, refNodeHttp.name),
+      express: perRequest(expressRun, refExpress.name),
+      proxy: perRequest(proxyRun, refProxy.name),
+      proxyUpstream: perRequest(proxyRun, refExpress.name),
+      catalogDirect: perRequest(directRun, 'catalog'),
+      redisDirect: redisPer(directRun),
+      gateway: perRequest(gatewayRun, 'gateway'),
+      catalogBehindGateway: perRequest(gatewayRun, 'catalog'),
+      identityBehindGateway: perRequest(gatewayRun, 'identity'),
+      redisBehindGateway: redisPer(gatewayRun),
+      identityDirect: perRequest(identityRun, 'identity'),
+      redisBehindIdentity: redisPer(identityRun),
+    },
+    redisCommandsPerRequest: {
+      gateway: gatewayRun.redisCommands === null ? Number.NaN : gatewayRun.redisCommands / gatewayRun.total,
+      identity: identityRun.redisCommands === null ? Number.NaN : identityRun.redisCommands / identityRun.total,
+    },
+  };
 }

@@ -1,13 +1,17 @@
 // Budget 2: live shop requests delivered per second by intake worker
 // processes (`node apps/intake-worker/dist/main.js`) to an SMTP sink. The
-// queue is filled before a worker starts, so the rate is the worker's own:
+// queue is filled and paused before a worker starts, and resumed once every
+// worker is ready (its idle RSS taken then), so the rate is the worker's own:
 // measured from the first delivered request to the last, the list stream
-// (the last step of each job) counting deliveries.
+// (the last step of each job) counting deliveries. CPU time of every process
+// and the commands Redis ran are taken over that same window and divided by
+// the requests delivered in it.
 import { INTAKE_QUEUE, INTAKE_LIST_STREAM } from '@msa/contracts';
 import { Queue } from 'bullmq';
-import { startCpuWatch } from './cpu-watch.mjs';
+import { cpuPer, startCpuWatch } from './cpu-watch.mjs';
 import { buildIntakeJob } from './intake-fixture.mjs';
-import { freePort, spawnService } from './processes.mjs';
+import { countModules, freePort, spawnService, waitForOk } from './processes.mjs';
+import { commandCalls, commandsBetween } from './redis-private.mjs';
 
 const POLL_MS = 50;
 
@@ -18,6 +22,8 @@ async function fillQueue(redis, prefix, jobs) {
     // The producer's options (apps/requests), so the worker sees the same jobs as in production.
     defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 5_000 }, removeOnComplete: { age: 86_400 }, removeOnFail: false },
   });
+  // Paused until every worker is up, so start-up is not part of the drain.
+  await queue.pause();
   const CHUNK = 500;
   for (let i = 0; i < jobs; i += CHUNK) {
     const batch = [];
@@ -31,55 +37,74 @@ async function fillQueue(redis, prefix, jobs) {
 }
 
 /** One measured drain of `jobs` queued requests by `processes` worker processes. */
-export async function runIntakeDrain({ root, redis, redisEnv, redisPids, keyPrefix, label, processes, jobs, sink, sampler, services, settings, log }) {
+export async function runIntakeDrain({ root, redis, countCommands, redisEnv, redisPids, keyPrefix, label, processes, jobs, sink, sampler, services, settings, log }) {
   const queuePrefix = `{${keyPrefix.replace(/[{}:]/g, '')}-${label}}`;
   const workerKeyPrefix = `${keyPrefix}${label}:`;
   const listKey = `${workerKeyPrefix}${INTAKE_LIST_STREAM}`;
-  log(`intake, ${processes} process${processes > 1 ? 'es' : ''}: queueing ${jobs} live shop requests`);
+  const env = async () => ({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ...redisEnv,
+    REDIS_KEY_PREFIX: workerKeyPrefix,
+    QUEUE_PREFIX: queuePrefix,
+    INTAKE_CONCURRENCY: String(settings.concurrency),
+    WORKER_PORT: String(await freePort()),
+    SMTP_URL: sink.url,
+    MAIL_FROM: 'Merch-Shop Anfragen <anfragen@bench.example.com>',
+    OPERATOR_EMAIL: 'team@bench.example.com',
+  });
+
+  let modules = null;
+  if (settings.countModules && processes === 1) {
+    log('intake-worker: counting the modules it loads until ready');
+    const countEnv = await env();
+    modules = await countModules(root, { name: 'intake-worker', app: 'intake-worker', env: countEnv, nodeOptions: settings.nodeOptions, readyUrl: `http://127.0.0.1:${countEnv.WORKER_PORT}/healthz` });
+  }
+
+  log(`intake, ${processes} process${processes > 1 ? 'es' : ''}: queueing ${jobs} live shop requests (queue paused)`);
   const queue = await fillQueue(redis, queuePrefix, jobs);
   const sentBefore = sink.received();
 
   const workers = [];
   for (let p = 0; p < processes; p++) {
-    const worker = spawnService(root, {
-      name: 'intake-worker',
-      app: 'intake-worker',
-      nodeArgs: settings.nodeArgs,
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        ...redisEnv,
-        REDIS_KEY_PREFIX: workerKeyPrefix,
-        QUEUE_PREFIX: queuePrefix,
-        INTAKE_CONCURRENCY: String(settings.concurrency),
-        WORKER_PORT: String(await freePort()),
-        SMTP_URL: sink.url,
-        MAIL_FROM: 'Merch-Shop Anfragen <anfragen@bench.example.com>',
-        OPERATOR_EMAIL: 'team@bench.example.com',
-      },
-    });
+    const workerEnv = await env();
+    const worker = spawnService(root, { name: 'intake-worker', app: 'intake-worker', nodeArgs: settings.nodeArgs, nodeOptions: settings.nodeOptions, env: workerEnv });
     services.push(worker);
     workers.push(worker);
     sampler.watch('intake-worker', worker.pid);
+    worker.readyUrl = `http://127.0.0.1:${workerEnv.WORKER_PORT}/healthz`;
   }
+  await Promise.all(workers.map((w) => waitForOk(w.readyUrl, w)));
+  for (const worker of workers) sampler.recordIdle('intake-worker', worker.pid);
+  await queue.resume();
 
-  const cpu = startCpuWatch([
+  const participants = [
     { name: 'bench (SMTP sink)', pid: process.pid },
     ...workers.map((w, i) => ({ name: `worker ${i + 1}`, pid: w.pid })),
     ...redisPids,
-  ]);
+  ];
   const deadline = Date.now() + settings.maxSeconds * 1_000;
   let first = null;
+  let cpu = null;
+  let callsBefore = null;
   let delivered = 0;
   let failed = 0;
   let polls = 0;
+  let pollsInWindow = 0;
   let end = null;
   while (Date.now() < deadline) {
     const dead = workers.find((w) => !w.running);
     if (dead) throw new Error(`an intake worker exited during the run:\n${dead.output()}`);
     delivered = await redis.xlen(listKey);
     const now = performance.now();
-    if (first === null && delivered > 0) first = { at: now, delivered };
+    if (first === null && delivered > 0) {
+      // The window opens at the first delivery: start-up and the first job's connections are not counted.
+      first = { at: now, delivered };
+      cpu = startCpuWatch(participants);
+      callsBefore = countCommands ? await commandCalls(redis) : null;
+    } else if (first !== null) {
+      pollsInWindow++;
+    }
     if (++polls % 10 === 0) failed = await queue.getFailedCount();
     if (delivered + failed >= jobs) {
       end = now;
@@ -87,7 +112,9 @@ export async function runIntakeDrain({ root, redis, redisEnv, redisPids, keyPref
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
-  const cpuShares = cpu.stop();
+  const cpuShares = cpu ? cpu.stop() : [];
+  // The bench's own XLEN polls are taken off; its few failed-count checks (one per 10 polls) stay in, well under 1 %.
+  const redisCommands = callsBefore ? commandsBetween(callsBefore, await commandCalls(redis), { xlen: pollsInWindow }) : null;
   failed = await queue.getFailedCount();
   const stoppedAt = end ?? performance.now();
 
@@ -98,8 +125,18 @@ export async function runIntakeDrain({ root, redis, redisEnv, redisPids, keyPref
   await queue.close();
 
   const seconds = first ? (stoppedAt - first.at) / 1_000 : Number.NaN;
-  const perSecond = first && seconds > 0 ? (delivered - first.delivered) / seconds : 0;
+  const inWindow = first ? delivered - first.delivered : 0;
+  const perSecond = first && seconds > 0 ? inWindow / seconds : 0;
+  const workerMicros = workers.reduce((sum, _w, i) => sum + (cpuPer(cpuShares, `worker ${i + 1}`, 1) || 0), 0);
+  const redisName = redisPids.length === 1 ? redisPids[0].name : null;
   return {
+    modules,
+    /** Worker CPU (all processes) per request delivered in the window, µs. */
+    cpuPerDelivery: inWindow > 0 ? workerMicros / inWindow : Number.NaN,
+    redisCpuPerDelivery: redisName ? cpuPer(cpuShares, redisName, inWindow) : Number.NaN,
+    sinkCpuPerDelivery: cpuPer(cpuShares, 'bench (SMTP sink)', inWindow),
+    redisCommandsPerDelivery: redisCommands === null || inWindow === 0 ? Number.NaN : redisCommands / inWindow,
+    deliveredInWindow: inWindow,
     processes,
     jobs,
     delivered,

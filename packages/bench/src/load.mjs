@@ -1,15 +1,21 @@
 // One autocannon run against a URL: a warm-up whose numbers are thrown away
-// (JIT, keep-alive pools, caches), then the measured run.
+// (JIT, keep-alive pools, caches), then the measured run, with the CPU time
+// of every participant and, given a Redis client, the commands Redis ran.
 import autocannon from 'autocannon';
 import { startCpuWatch } from './cpu-watch.mjs';
+import { commandCalls, commandsBetween } from './redis-private.mjs';
 
-export async function measureLoad({ url, headers, connections, warmupSeconds, durationSeconds, participants = [] }) {
-  if (warmupSeconds > 0) await autocannon({ url, headers, connections, duration: warmupSeconds });
+export async function measureLoad({ url, method = 'GET', headers, body, connections, warmupSeconds, durationSeconds, participants = [], redis = null }) {
+  const request = { url, method, headers, body, connections };
+  if (warmupSeconds > 0) await autocannon({ ...request, duration: warmupSeconds });
+  const callsBefore = redis ? await commandCalls(redis) : null;
   const cpu = startCpuWatch(participants);
-  const result = await autocannon({ url, headers, connections, duration: durationSeconds });
+  const result = await autocannon({ ...request, duration: durationSeconds });
   const cpuShares = cpu.stop();
+  const redisCommands = redis ? commandsBetween(callsBefore, await commandCalls(redis)) : null;
   return {
     requestsPerSecond: result.requests.average,
+    /** Responses answered in the measured window: what CPU time is divided by. */
     total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -17,5 +23,6 @@ export async function measureLoad({ url, headers, connections, warmupSeconds, du
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     cpu: cpuShares,
+    redisCommands,
   };
 }

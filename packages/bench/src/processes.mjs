@@ -3,11 +3,16 @@
 // an allowlist, so nothing from the caller's shell (a collector endpoint, a
 // different key prefix) changes what is measured.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const INHERITED = ['NODE_OPTIONS', 'MALLOC_ARENA_MAX', 'PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
+// NODE_OPTIONS is not inherited: the services get the flags they are deployed
+// with (settings.nodeOptions), so a shell's NODE_OPTIONS cannot skew a run.
+const INHERITED = ['MALLOC_ARENA_MAX', 'PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
+const MODULE_COUNT_PRELOAD = fileURLToPath(new URL('./module-count.mjs', import.meta.url));
 
 /** A port nothing listens on right now (loopback only). */
 export function freePort() {
@@ -30,11 +35,15 @@ export function mainOf(root, app) {
  * Spawns one service. Its output is kept (last lines only) so a process that
  * dies early can say why; with LOG_LEVEL=warn a healthy one prints little.
  */
-export function spawnService(root, { name, app, env, nodeArgs = [] }) {
-  const main = mainOf(root, app);
+export function spawnService(root, { name, app, script, args = [], env, nodeArgs = [], nodeOptions = '' }) {
+  const main = script ?? mainOf(root, app);
   if (!existsSync(main)) throw new Error(`${main} is missing; run pnpm build`);
   const base = Object.fromEntries(INHERITED.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
-  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, main, ...args], {
+    cwd: root,
+    env: { ...base, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const tail = [];
   const keep = (chunk) => {
     for (const line of chunk.toString().split('\n')) {
@@ -84,4 +93,36 @@ export async function waitForOk(url, service, timeoutMs = 30_000) {
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`${url} did not answer 2xx within ${timeoutMs} ms${service ? `:\n${service.output()}` : ''}`);
+}
+
+/**
+ * Starts `app` once more, alone, with the module-counting preload
+ * (module-count.mjs), waits until `readyUrl` answers, and answers how many
+ * modules it loaded to get there ({ modules, byPackage }). Runs before the
+ * measured start, on the same ports and environment.
+ */
+export async function countModules(root, { name, app, env, nodeOptions, readyUrl }) {
+  const file = join(tmpdir(), `msa-bench-modules-${process.pid}-${name}.json`);
+  rmSync(file, { force: true });
+  const service = spawnService(root, {
+    name: `${name} (module count)`,
+    app,
+    env: { ...env, BENCH_MODULE_COUNT_FILE: file },
+    nodeOptions,
+    nodeArgs: ['--import', MODULE_COUNT_PRELOAD],
+  });
+  try {
+    await waitForOk(readyUrl, service);
+    service.child.kill('SIGUSR2');
+    const deadline = Date.now() + 5_000;
+    while (!existsSync(file)) {
+      if (Date.now() > deadline) throw new Error(`${name} wrote no module count:\n${service.output()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } finally {
+    await service.stop();
+    rmSync(file, { force: true });
+  }
 }

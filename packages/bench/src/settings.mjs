@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serviceNodeOptions } from '../../../scripts/node-options.mjs';
+import { redisServerOnPath } from './redis-private.mjs';
 
 const int = (name, def) => {
   const raw = process.env[name];
@@ -21,8 +23,11 @@ export function loadSettings() {
   const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only.filter((p) => !PARTS.includes(p));
   if (unknown.length) throw new Error(`BENCH_ONLY knows ${PARTS.join(', ')}; got ${unknown.join(', ')}`);
-  const redisTopology = process.env.BENCH_REDIS || 'single';
-  if (!['single', 'cluster'].includes(redisTopology)) throw new Error(`BENCH_REDIS is single or cluster; got '${redisTopology}'`);
+  // A Redis of the run's own unless told otherwise: a shared one's CPU and command counts include other users'.
+  const redisTopology = process.env.BENCH_REDIS || (redisServerOnPath() ? 'private' : 'single');
+  if (!['private', 'single', 'cluster'].includes(redisTopology)) throw new Error(`BENCH_REDIS is private, single or cluster; got '${redisTopology}'`);
+  // The services' V8 flags as deployed (infra/Dockerfile); BENCH_NODE_OPTIONS replaces them to measure others ('' = none).
+  const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? serviceNodeOptions(root);
   const profileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
@@ -35,6 +40,9 @@ export function loadSettings() {
     keyPrefix: `bench-${randomBytes(4).toString('hex')}:`,
     parts: only.length ? only : PARTS,
     profileDir,
+    nodeOptions,
+    /** Where every figure of the run is written (`.data/bench/latest.json`). */
+    resultsFile: process.env.BENCH_RESULTS_FILE ? resolve(process.env.BENCH_RESULTS_FILE) : join(root, '.data', 'bench', 'latest.json'),
     search: {
       productsFile: join(root, 'apps', 'catalog', 'data', 'products.json'),
       entryCount: 10_000,
@@ -47,6 +55,8 @@ export function loadSettings() {
       warmupSeconds: int('BENCH_WARMUP_SECONDS', 2),
       durationSeconds: int('BENCH_DURATION_SECONDS', 10),
       nodeArgs,
+      nodeOptions,
+      countModules: int('BENCH_MODULE_COUNT', 1) > 0,
     },
     intake: {
       // Twice the jobs for two processes, so both drains last about as long.
@@ -54,6 +64,8 @@ export function loadSettings() {
       concurrency: int('BENCH_INTAKE_CONCURRENCY', 50),
       maxSeconds: 45,
       nodeArgs,
+      nodeOptions,
+      countModules: int('BENCH_MODULE_COUNT', 1) > 0,
     },
   };
 }

@@ -1,0 +1,129 @@
+// Every figure of a run, written to `.data/bench/latest.json` under stable
+// keys (README "latest.json"), so a later run, a script or a closing note can
+// compare them without reading the tables. NaN (not measured) is written as
+// null.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname } from 'node:path';
+
+const MB = 1024 * 1024;
+const round = (v, digits = 1) => (Number.isFinite(v) ? Math.round(v * 10 ** digits) / 10 ** digits : null);
+
+/** The ratios budget 1 judges. */
+export function gatewayFigures(r) {
+  const c = r.cpuPerRequest;
+  return {
+    catalogCpuRatio: c.catalogDirect / c.express,
+    gatewayCpuRatio: c.gateway / c.proxy,
+    throughputRatio: r.runs.gateway.requestsPerSecond / r.runs.direct.requestsPerSecond,
+    p99Ratio: r.runs.gateway.p99 / r.runs.direct.p99,
+  };
+}
+
+const speed = (run) => ({ req_per_s: round(run.requestsPerSecond, 0), p50_ms: run.p50, p99_ms: run.p99, requests: run.total });
+
+/** `reference node:http` → `reference_node_http`: service names as JSON keys. */
+const keyOf = (name) => name.replace(/[^a-z0-9-]+/gi, '_');
+
+export function buildResults({ startedAt, idle, settings, measured, rss, modules, judged, failure }) {
+  const out = {
+    meta: {
+      started_at: startedAt.toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model.trim() ?? null,
+      cpu_idle_percent_at_start: idle,
+      load_average_at_start: round(os.loadavg()[0], 2),
+      redis: settings.redisTopology,
+      node_options: settings.nodeOptions,
+      parts: settings.parts,
+      error: failure ? String(failure.message ?? failure) : null,
+    },
+  };
+
+  const s = measured.search;
+  if (s) {
+    out.search = {
+      p50_ms: round(s.answer.p50, 2),
+      p99_ms: round(s.answer.p99, 2),
+      search_only_p50_ms: round(s.search.p50, 2),
+      search_only_p99_ms: round(s.search.p99, 2),
+      index_build_ms: round(s.buildMs, 0),
+      entries: s.entries,
+    };
+  }
+
+  const g = measured.gateway;
+  if (g) {
+    const c = g.cpuPerRequest;
+    const f = gatewayFigures(g);
+    out.reference = {
+      node_http: { cpu_us_per_request: round(c.nodeHttp), ...speed(g.runs.nodeHttp) },
+      express: { cpu_us_per_request: round(c.express), ...speed(g.runs.express) },
+      proxy: { cpu_us_per_request: round(c.proxy), upstream_cpu_us_per_request: round(c.proxyUpstream), ...speed(g.runs.proxy) },
+    };
+    out.catalog = {
+      cpu_us_per_request: round(c.catalogDirect),
+      cpu_ratio: round(f.catalogCpuRatio, 3),
+      redis_cpu_us_per_request: round(c.redisDirect),
+      response_bytes: g.responseBytes,
+      ...speed(g.runs.direct),
+    };
+    out.gateway = {
+      cpu_us_per_request: round(c.gateway),
+      cpu_ratio: round(f.gatewayCpuRatio, 3),
+      throughput_ratio: round(f.throughputRatio, 3),
+      p99_ratio: round(f.p99Ratio, 3),
+      catalog_cpu_us_per_request: round(c.catalogBehindGateway),
+      identity_cpu_us_per_request: round(c.identityBehindGateway),
+      redis_cpu_us_per_request: round(c.redisBehindGateway),
+      redis_commands_per_request: round(g.redisCommandsPerRequest.gateway, 2),
+      ...speed(g.runs.gateway),
+    };
+    out.identity = {
+      cpu_us_per_request: round(c.identityDirect),
+      redis_cpu_us_per_request: round(c.redisBehindIdentity),
+      redis_commands_per_request: round(g.redisCommandsPerRequest.identity, 2),
+      ...speed(g.runs.identity),
+    };
+  }
+
+  const i = measured.intake;
+  if (i) {
+    const drain = (run) => ({
+      deliveries_per_s: round(run.perSecond, 0),
+      cpu_us_per_delivery: round(run.cpuPerDelivery, 0),
+      redis_cpu_us_per_delivery: round(run.redisCpuPerDelivery, 0),
+      sink_cpu_us_per_delivery: round(run.sinkCpuPerDelivery, 0),
+      redis_commands_per_delivery: round(run.redisCommandsPerDelivery, 2),
+      delivered: run.delivered,
+      jobs: run.jobs,
+      failed: run.failed,
+      emails: run.emails,
+      seconds: round(run.seconds, 2),
+    });
+    out.intake = {
+      one: drain(i.one),
+      two: drain(i.two),
+      two_to_one_ratio: round(i.two.perSecond / i.one.perSecond, 3),
+      // The judged figures are the one-process drain's.
+      cpu_us_per_delivery: round(i.one.cpuPerDelivery, 0),
+      redis_commands_per_delivery: round(i.one.redisCommandsPerDelivery, 2),
+    };
+  }
+
+  out.rss_mb = {};
+  for (const name of new Set([...rss.idle.keys(), ...rss.maxima.keys()])) {
+    out.rss_mb[keyOf(name)] = { idle: round((rss.idle.get(name) ?? Number.NaN) / MB), load: round((rss.maxima.get(name) ?? Number.NaN) / MB) };
+  }
+  out.modules = Object.fromEntries(Object.entries(modules).map(([name, m]) => [keyOf(name), m.modules]));
+  out.modules_by_package = Object.fromEntries(Object.entries(modules).map(([name, m]) => [keyOf(name), m.byPackage]));
+  out.judged = judged.map((r) => ({ metric: r.metric, measured: r.measured, target: r.target, result: r.verdict }));
+  out.misses = judged.filter((r) => r.verdict.startsWith('MISS')).length;
+  return out;
+}
+
+export function writeResults(file, results) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
