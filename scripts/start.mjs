@@ -10,6 +10,7 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { serviceNodeOptions } from './node-options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = join(root, '.data');
@@ -155,6 +156,8 @@ async function main() {
   const base = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
   const env = {
     ...process.env,
+    // The V8 flags of the images (infra/Dockerfile); a NODE_OPTIONS of the caller's wins.
+    NODE_OPTIONS: process.env.NODE_OPTIONS ?? serviceNodeOptions(root),
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     PUBLIC_BASE_URL: base,
@@ -169,7 +172,8 @@ async function main() {
     }
     run(app.name, process.execPath, [...(watch ? ['--watch'] : []), main], env, COLORS[i % COLORS.length]);
   });
-  if (watch) run('build', 'pnpm', ['exec', 'turbo', 'watch', 'build'], env, 90);
+  // The compiler is no service: it keeps the caller's NODE_OPTIONS.
+  if (watch) run('build', 'pnpm', ['exec', 'turbo', 'watch', 'build'], { ...env, NODE_OPTIONS: process.env.NODE_OPTIONS ?? '' }, 90);
   const gateway = new URL(base);
   const readyUrl = `http://127.0.0.1:${process.env.GATEWAY_PORT ?? gateway.port ?? 8080}/readyz`;
   if (await waitReady(readyUrl)) {
