@@ -13,6 +13,7 @@ import {
   type RunningService,
 } from '@msa/service-kit';
 import { Queue, type Worker } from 'bullmq';
+import { Router } from 'express';
 import { Gauge } from 'prom-client';
 import { ADMIN_UI_PATH, createApp, type AppDeps } from './app.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
@@ -38,6 +39,18 @@ export interface RunningIntakeWorker extends RunningService {
 /** Longest /readyz waits for Redis; a worker connection would otherwise wait out the outage. */
 const READY_TIMEOUT_MS = 2_000;
 
+/**
+ * The queue UI, loaded on its first request (behind basic auth), not at start:
+ * bull-board is most of a worker's modules, and most workers never serve it.
+ */
+function lazyQueueUi(queue: Queue): Router {
+  let ui: Promise<Router> | undefined;
+  return Router().use((req, res, next) => {
+    ui ??= import('./queue-ui.js').then((m) => m.createQueueUi(queue, ADMIN_UI_PATH));
+    ui.then((router) => router(req, res, next), next);
+  });
+}
+
 export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
   const domain = mailboxAddress(config.MAIL_FROM).split('@')[1] ?? 'localhost';
   return { from: config.MAIL_FROM, operatorEmail: config.OPERATOR_EMAIL, domain };
@@ -49,7 +62,6 @@ export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
  */
 export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps = {}): Promise<RunningIntakeWorker> {
   const logger = deps.logger ?? createLogger({ service: 'intake-worker', level: config.LOG_LEVEL });
-  const queueUi = config.ADMIN_USER && config.ADMIN_PASSWORD ? (await import('./queue-ui.js')).createQueueUi : null;
   const backoff = { first: config.INTAKE_REDIS_BACKOFF_MS, max: config.INTAKE_REDIS_BACKOFF_MAX_MS };
   const redis = createRedis(redisTopologyOf(config), 'worker', {
     logger,
@@ -140,8 +152,8 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   });
 
   const admin: AppDeps['admin'] =
-    queueUi && config.ADMIN_USER && config.ADMIN_PASSWORD
-      ? { ui: queueUi(queue, ADMIN_UI_PATH), user: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
+    config.ADMIN_USER && config.ADMIN_PASSWORD
+      ? { ui: lazyQueueUi(queue), user: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
       : null;
   const app = createApp({
     logger,
