@@ -20,7 +20,7 @@ export const ApiKeyLimits = z
     access_token_lifetime_seconds: z.number().int(),
     daily_limits_reset: z.string(),
   })
-  .openapi('ApiKeyLimits');
+  .openapi('ApiKeyLimits', { description: 'The limits that apply to these credentials; daily quotas start again at `daily_limits_reset`.' });
 export type ApiKeyLimits = z.infer<typeof ApiKeyLimits>;
 
 /** The limits of the free tier, the only tier so far, read from `LIMITS`. */
