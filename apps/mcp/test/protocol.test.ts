@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
+import { MCP_TOOLS } from '@msa/contracts';
 import { internalHeaders } from '@msa/test-kit';
 import {
   LEGACY_VERSION,
@@ -22,7 +23,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const TOOL_NAMES = ['search_products', 'get_product', 'get_pricing', 'list_public_shops', 'create_shop_request'];
+const TOOL_NAMES = MCP_TOOLS.map((t) => t.name);
 
 describe('POST /mcp with a 2025-11-25 client', () => {
   it('answers initialize with the requested version, tools and resources capabilities and instructions', async () => {
@@ -69,6 +70,15 @@ describe('POST /mcp with a 2025-11-25 client', () => {
     expect(byName.create_shop_request!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.create_shop_request!.inputSchema.required).toEqual(expect.arrayContaining(['organization', 'shop_name']));
     expect(byName.create_shop_request!.inputSchema.properties).toHaveProperty('idempotency_key');
+  });
+
+  it('lists each tool with the title and read-only hint of the contracts table', async () => {
+    const res = await h.rpc(legacyRequest('tools/list'), { headers: { 'MCP-Protocol-Version': LEGACY_VERSION } });
+
+    const tools = res.body.result.tools as Array<{ name: string; title: string; annotations: { readOnlyHint: boolean; idempotentHint: boolean } }>;
+    expect(tools.map((t) => [t.name, t.title, t.annotations.readOnlyHint, t.annotations.idempotentHint])).toEqual(
+      MCP_TOOLS.map((t) => [t.name, t.title, t.readOnly, t.readOnly]),
+    );
   });
 
   it('lists the six resources with stable URIs and media types', async () => {

@@ -3,6 +3,7 @@
 // structuredContent on every result that validates against the advertised
 // JSON Schema with ajv, the validator the SDK ships, in strict mode.
 import { Ajv, addFormats } from '@modelcontextprotocol/server/validators/ajv';
+import type { McpToolName } from '@msa/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LEGACY_VERSION,
@@ -49,8 +50,8 @@ function strictAjv() {
   return ajv;
 }
 
-/** Arguments that succeed, and arguments that fail, for each tool. */
-const CALLS: Record<string, { ok: Record<string, unknown>; failing: Record<string, unknown> }> = {
+/** Arguments that succeed, and arguments that fail, for each tool of the contracts table. */
+const CALLS: Record<McpToolName, { ok: Record<string, unknown>; failing: Record<string, unknown> }> = {
   search_products: { ok: { q: 'hoodie', limit: 3 }, failing: { limit: 0 } },
   get_product: { ok: { handle: 'bio-t-shirt-kinder' }, failing: { handle: 'no-such-product' } },
   get_pricing: { ok: {}, failing: { surprise: true } },
@@ -103,7 +104,7 @@ describe('tools/call for a strict client', () => {
     const ajv = strictAjv();
     for (const tool of tools) {
       const validate = ajv.compile(tool.outputSchema);
-      const plan = CALLS[tool.name]!;
+      const plan = CALLS[tool.name as McpToolName];
       for (const [outcome, args] of [['ok', plan.ok], ['failing', plan.failing]] as const) {
         const ctx = tool.name === 'create_shop_request' && outcome === 'ok' ? { principal: livePrincipal(), sandbox: false } : {};
         const res = await h.rpc(callTool(tool.name, args), { ctx });

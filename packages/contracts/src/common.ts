@@ -79,6 +79,8 @@ export const BOUNDS = {
 export const SERVICE_FACTS = {
   /** The operator team builds a requested shop and answers the contact within this many hours. */
   replyWithinHours: 48,
+  /** When the daily quotas start again: the calendar day in UTC. */
+  dailyLimitsReset: '00:00 UTC',
 } as const;
 
 export const VAT_RATE = 0.19;

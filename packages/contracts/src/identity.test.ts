@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from './common.js';
-import { ApiKeyRequest, ClientRegistrationRequest, TokenResponse } from './identity.js';
+import { LIMITS, SCOPES } from './common.js';
+import { ApiKey, ApiKeyLimits, ApiKeyRequest, ClientRegistrationRequest, TokenResponse, apiKeyLimits } from './identity.js';
 
 function keyProblems(body: unknown): string[] {
   const parsed = ApiKeyRequest.safeParse(body);
@@ -69,5 +69,29 @@ describe('TokenResponse', () => {
   it('promises token_type Bearer', () => {
     expect(TokenResponse.safeParse({ access_token: 'a', token_type: 'bearer', expires_in: 3600 }).success).toBe(false);
     expect(TokenResponse.safeParse({ access_token: 'a', token_type: 'Bearer', expires_in: 3600 }).success).toBe(true);
+  });
+});
+
+describe('apiKeyLimits', () => {
+  it('states the per-credential figures of LIMITS and the UTC day boundary', () => {
+    expect(apiKeyLimits()).toEqual({
+      requests_per_minute: LIMITS.ratePerMinuteWithCredentials,
+      live_shop_requests_per_day: LIMITS.liveShopRequestsPerDay,
+      sandbox_shop_requests_per_day: LIMITS.sandboxShopRequestsPerDay,
+      access_token_lifetime_seconds: LIMITS.accessTokenLifetimeSeconds,
+      daily_limits_reset: '00:00 UTC',
+    });
+  });
+
+  it('keeps further limits a later tier may add, as the specification allows', () => {
+    expect(ApiKeyLimits.parse({ ...apiKeyLimits(), logo_fetches_per_day: 3 })).toMatchObject({ logo_fetches_per_day: 3 });
+  });
+
+  it('refuses an ApiKey whose limits lack a figure', () => {
+    const { requests_per_minute: _dropped, ...partial } = apiKeyLimits();
+    const key = { api_key: 'k', client_id: 'c', client_secret: 's', mode: 'sandbox', scopes: [...SCOPES], tier: 'free', created_at: '2026-01-15T09:00:00Z' };
+
+    expect(ApiKey.safeParse({ ...key, limits: apiKeyLimits() }).success).toBe(true);
+    expect(ApiKey.safeParse({ ...key, limits: partial }).success).toBe(false);
   });
 });

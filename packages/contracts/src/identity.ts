@@ -1,4 +1,4 @@
-import { BOUNDS, DateTime, LIMITS, Mode, SCOPES, Scope } from './common.js';
+import { BOUNDS, DateTime, LIMITS, Mode, SCOPES, SERVICE_FACTS, Scope } from './common.js';
 import { z } from './zod.js';
 
 export const ApiKeyRequest = z
@@ -11,6 +11,29 @@ export const ApiKeyRequest = z
   .openapi('ApiKeyRequest');
 export type ApiKeyRequest = z.infer<typeof ApiKeyRequest>;
 
+/** The §8 figures that apply to a set of credentials, shown with them; further keys may come. */
+export const ApiKeyLimits = z
+  .looseObject({
+    requests_per_minute: z.number().int(),
+    live_shop_requests_per_day: z.number().int(),
+    sandbox_shop_requests_per_day: z.number().int(),
+    access_token_lifetime_seconds: z.number().int(),
+    daily_limits_reset: z.string(),
+  })
+  .openapi('ApiKeyLimits', { description: 'The limits that apply to these credentials; daily quotas start again at `daily_limits_reset`.' });
+export type ApiKeyLimits = z.infer<typeof ApiKeyLimits>;
+
+/** The limits of the free tier, the only tier so far, read from `LIMITS`. */
+export function apiKeyLimits(): ApiKeyLimits {
+  return {
+    requests_per_minute: LIMITS.ratePerMinuteWithCredentials,
+    live_shop_requests_per_day: LIMITS.liveShopRequestsPerDay,
+    sandbox_shop_requests_per_day: LIMITS.sandboxShopRequestsPerDay,
+    access_token_lifetime_seconds: LIMITS.accessTokenLifetimeSeconds,
+    daily_limits_reset: SERVICE_FACTS.dailyLimitsReset,
+  };
+}
+
 export const ApiKey = z
   .object({
     api_key: z.string(),
@@ -19,7 +42,7 @@ export const ApiKey = z
     mode: Mode,
     scopes: z.array(Scope),
     tier: z.string(),
-    limits: z.looseObject({}),
+    limits: ApiKeyLimits,
     created_at: DateTime,
   })
   .openapi('ApiKey');

@@ -1,16 +1,6 @@
-/**
- * The names the MCP endpoint offers (spec §4 "MCP endpoint"). The mcp service
- * registers exactly these, and the documents list them, from this one place.
- */
-export const MCP_TOOLS = [
-  { name: 'search_products', summary: 'Search the catalog of printable base products (free text, type, decoration; paged).' },
-  { name: 'get_product', summary: 'One product by handle: colors, sizes, decoration, from-price and volume tiers.' },
-  { name: 'get_pricing', summary: 'Pricing overview: free setup, minimum order quantity 1, from-prices of every product.' },
-  { name: 'list_public_shops', summary: 'Public merch shops, optionally by category.' },
-  { name: 'create_shop_request', summary: 'Submit a shop request for an organization (sandbox unless live credentials are sent).' },
-] as const;
-
-export type McpToolName = (typeof MCP_TOOLS)[number]['name'];
+// The tools are data in contracts, where the mcp service registers them from;
+// the documents list the same table.
+export { MCP_TOOLS, type McpToolName } from '@msa/contracts';
 
 export const MCP_RESOURCES = [
   { name: 'llms.txt', uri: 'msa://docs/llms.txt', mimeType: 'text/markdown', summary: 'Agent instructions (llms.txt).' },

@@ -1,10 +1,10 @@
-import { CURRENCY, type Pricing } from '@msa/contracts';
+import { CURRENCY, SERVICE_FACTS, type Pricing } from '@msa/contracts';
 import type { CatalogIndex } from './catalog-index.js';
 
 // Texts of the pricing overview. They restate the business terms of the
 // specification (§1, §8): setup free, no minimum order, gross prices, DE/AT.
 export const SHOP_SETUP_DESCRIPTION =
-  'Setting up a shop is free: it goes live within 48 hours, each member orders and pays individually, ' +
+  `Setting up a shop is free: it goes live within ${SERVICE_FACTS.replyWithinHours} hours, each member orders and pays individually, ` +
   'and only ordered products are paid.';
 export const PRICE_BASIS =
   'All prices are final consumer prices in EUR, gross including 19 % VAT, per piece including the print. ' +

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiKeyRequest, LIMITS, type ApiKey } from '@msa/contracts';
+import { ApiKeyRequest, apiKeyLimits, type ApiKey } from '@msa/contracts';
 import {
   appError,
   bindIdempotency,
@@ -14,15 +14,6 @@ import { Router } from 'express';
 import { createCredentials, type CreatedCredentials } from '../domain/create-credentials.js';
 import { withReservation } from './credential-quota.js';
 import type { RouteDeps } from './context.js';
-
-/** The §8 figures that apply to a set of credentials, shown with them. */
-export const KEY_LIMITS = {
-  requests_per_minute: LIMITS.ratePerMinuteWithCredentials,
-  live_shop_requests_per_day: LIMITS.liveShopRequestsPerDay,
-  sandbox_shop_requests_per_day: LIMITS.sandboxShopRequestsPerDay,
-  access_token_lifetime_seconds: LIMITS.accessTokenLifetimeSeconds,
-  daily_limits_reset: '00:00 UTC',
-};
 
 export interface KeyIdempotency {
   redis: RedisClient;
@@ -41,7 +32,7 @@ function apiKeyOf(created: CreatedCredentials): ApiKey {
     mode: created.record.mode,
     scopes: created.record.scopes,
     tier: created.record.tier,
-    limits: KEY_LIMITS,
+    limits: apiKeyLimits(),
     created_at: created.record.created_at,
   };
 }

@@ -1,11 +1,11 @@
-import type { IntakeJob } from '@msa/contracts';
+import { SERVICE_FACTS, type IntakeJob } from '@msa/contracts';
 import type { SendMailOptions } from 'nodemailer';
 import { oneLine, renderHtml, renderText, type Section } from './layout.js';
 import { messageIdFor, traceHeaders, type MailSettings } from './mail-settings.js';
 
 /**
  * The confirmation to the contact person, in German and addressed formally
- * ("Sie"): the request arrived, the shop name, the 48-hour promise, the id to
+ * ("Sie"): the request arrived, the shop name, the reply promise, the id to
  * quote. Replies go to the operator team.
  */
 export function buildContactMail(job: IntakeJob, settings: MailSettings): SendMailOptions {
@@ -16,7 +16,7 @@ export function buildContactMail(job: IntakeJob, settings: MailSettings): SendMa
   const intro = [
     `Guten Tag ${oneLine(org.contact_name)},`,
     `vielen Dank für Ihre Anfrage! Wir haben Ihre Anfrage für den Merch-Shop „${oneLine(body.shop_name)}“ (${oneLine(org.name)}) erhalten.`,
-    'Unser Team richtet Ihren Shop ein und meldet sich innerhalb von 48 Stunden bei Ihnen. ' +
+    `Unser Team richtet Ihren Shop ein und meldet sich innerhalb von ${SERVICE_FACTS.replyWithinHours} Stunden bei Ihnen. ` +
       'Die Einrichtung des Shops ist kostenlos; Ihre Mitglieder bestellen und bezahlen später einzeln.',
   ];
   const sections: Section[] = [

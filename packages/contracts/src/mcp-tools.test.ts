@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from './common.js';
+import { CreateShopRequestArgs, MCP_TOOLS, MCP_TOOL_NAMES, SearchProductsArgs, mcpTool } from './mcp-tools.js';
+import { z } from './zod.js';
+
+describe('MCP_TOOLS', () => {
+  it('holds the five tools of the specification, once each', () => {
+    expect([...MCP_TOOL_NAMES].sort()).toEqual(['create_shop_request', 'get_pricing', 'get_product', 'list_public_shops', 'search_products']);
+  });
+
+  it('marks only create_shop_request as not read-only', () => {
+    expect(MCP_TOOLS.filter((t) => !t.readOnly).map((t) => t.name)).toEqual(['create_shop_request']);
+  });
+
+  it('gives every tool a title and a one-line summary', () => {
+    for (const tool of MCP_TOOLS) {
+      expect(tool.title, tool.name).toMatch(/^[A-Z]/);
+      expect(tool.summary, tool.name).not.toContain('\n');
+      expect(tool.summary.length, tool.name).toBeGreaterThan(20);
+    }
+  });
+
+  it('refuses arguments a tool does not know', () => {
+    for (const tool of MCP_TOOLS) expect(tool.args.safeParse({ surprise: true }).success, tool.name).toBe(false);
+  });
+
+  it('finds a tool by name', () => {
+    expect(mcpTool('get_product').args.parse({ handle: 'bio-t-shirt-unisex' })).toEqual({ handle: 'bio-t-shirt-unisex' });
+  });
+});
+
+describe('SearchProductsArgs', () => {
+  it('pages with the default and maximum of the REST list', () => {
+    expect(SearchProductsArgs.parse({})).toMatchObject({ limit: LIMITS.listProductsLimitDefault, offset: 0 });
+    expect(SearchProductsArgs.safeParse({ limit: LIMITS.listProductsLimitMax }).success).toBe(true);
+    expect(SearchProductsArgs.safeParse({ limit: LIMITS.listProductsLimitMax + 1 }).success).toBe(false);
+  });
+
+  it('names the limits it enforces in the descriptions a model reads', () => {
+    expect(SearchProductsArgs.shape.q.description).toContain(`Max ${LIMITS.queryQMax} characters`);
+    expect(SearchProductsArgs.shape.limit.description).toContain(`1 to ${LIMITS.listProductsLimitMax} (default ${LIMITS.listProductsLimitDefault})`);
+  });
+});
+
+describe('CreateShopRequestArgs', () => {
+  it('takes the shop request body plus an optional idempotency key', () => {
+    const args = {
+      organization: { name: 'TSV Musterstadt', type: 'verein', contact_name: 'Erika Muster', email: 'erika@example.de' },
+      shop_name: 'TSV Fanshop',
+      design_service: true,
+      idempotency_key: 'key-1',
+    };
+
+    expect(CreateShopRequestArgs.parse(args)).toMatchObject({ shop_name: 'TSV Fanshop', idempotency_key: 'key-1' });
+  });
+
+  it('states the idempotency window of LIMITS in hours', () => {
+    const advertised = z.toJSONSchema(CreateShopRequestArgs, { io: 'input' }) as { properties: Record<string, { description?: string }> };
+
+    expect(advertised.properties.idempotency_key!.description).toContain(`within ${LIMITS.idempotencyWindowSeconds / 3600} hours`);
+  });
+});
