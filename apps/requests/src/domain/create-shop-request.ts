@@ -91,7 +91,7 @@ export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequest
     },
     (err) => call.log.warn({ err }, 'quota refund failed; the reconciler will refund it'),
   ).catch(async (err: unknown) => {
-    // Not accepted, so it does not count against the day, and its claim goes too.
+    // Not accepted: withReservation gave its unit back, and its claim goes too.
     await forgetClaim(deps, call);
     throw err;
   });
