@@ -3,7 +3,8 @@ import type { Express } from 'express';
 import type { RedisClient } from '@msa/service-kit';
 import type { ProductCatalog } from './catalog/product-catalog.js';
 import type { IntakeQueue } from './intake/intake-queue.js';
-import { shopRequestRoutes, type ShopRequestCounters } from './routes/shop-request-routes.js';
+import type { ShopRequestCounters } from './domain/create-shop-request.js';
+import { shopRequestRoutes } from './routes/shop-request-routes.js';
 import type { ShopRequestQuotas } from './store/shop-request-quotas.js';
 import type { ShopRequestStore } from './store/shop-request-store.js';
 

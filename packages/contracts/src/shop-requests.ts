@@ -5,8 +5,11 @@ export const ORGANIZATION_TYPES = ['schule', 'verein', 'unternehmen', 'handwerk'
 export const OrganizationType = z.enum(ORGANIZATION_TYPES);
 export type OrganizationType = z.infer<typeof OrganizationType>;
 
+export const ShopType = z.enum(['b2c', 'b2b']);
+export type ShopType = z.infer<typeof ShopType>;
+
 /** Spec rule 3: consumer shops for schools and clubs, company shops for the rest. */
-export function shopTypeOf(type: OrganizationType): 'b2c' | 'b2b' {
+export function shopTypeOf(type: OrganizationType): ShopType {
   return type === 'schule' || type === 'verein' ? 'b2c' : 'b2b';
 }
 
@@ -103,7 +106,7 @@ export const ShopRequestResult = z
     created_at: DateTime,
     organization: z.string(),
     shop_name: z.string(),
-    shop_type: z.enum(['b2c', 'b2b']),
+    shop_type: ShopType,
     products: z.array(ShopRequestResultProduct),
     next_steps: z.string(),
     warnings: z.array(z.string()),
@@ -111,6 +114,10 @@ export const ShopRequestResult = z
   })
   .openapi('ShopRequestResult');
 export type ShopRequestResult = z.infer<typeof ShopRequestResult>;
+
+/** Where an accepted request came from, so the worker's log lines join the request's. */
+export const RequestTrace = z.object({ request_id: z.string().optional(), traceparent: z.string().optional() });
+export type RequestTrace = z.infer<typeof RequestTrace>;
 
 /**
  * The payload of a job on the `intake` queue. It carries the whole accepted
@@ -121,9 +128,7 @@ export const IntakeJob = z.object({
   body: ShopRequestBody,
   result: ShopRequestResult,
   owner_id: z.string(),
-  request_trace: z
-    .object({ request_id: z.string().optional(), traceparent: z.string().optional() })
-    .default({}),
+  request_trace: RequestTrace.default({}),
 });
 export type IntakeJob = z.infer<typeof IntakeJob>;
 export type IntakeJobInput = z.input<typeof IntakeJob>;

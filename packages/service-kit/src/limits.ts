@@ -144,6 +144,25 @@ export function createDailyQuota({ redis, keyPrefix, policy, points }: Omit<Wind
 }
 export type DailyQuota = ReturnType<typeof createDailyQuota>;
 
+/**
+ * Runs `work` under a reserved unit and gives that unit back when the work
+ * throws: work that failed was not accepted, so it does not count against
+ * the day. A refund that fails goes to `onRefundError` (the failure of the
+ * work is what the caller answers with); without one it is ignored.
+ */
+export async function withReservation<T>(
+  reservation: Pick<Reservation, 'refund'>,
+  work: () => Promise<T>,
+  onRefundError: (err: unknown) => void = () => undefined,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await reservation.refund().catch(onRefundError);
+    throw err;
+  }
+}
+
 export type FailureLimiterOptions = WindowLimiterOptions;
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBackoffLimiter, createDailyQuota, createFailureLimiter, createWindowLimiter, secondsUntilUtcMidnight } from '../src/index.js';
+import { createBackoffLimiter, createDailyQuota, createFailureLimiter, createWindowLimiter, secondsUntilUtcMidnight, withReservation } from '../src/index.js';
 import { createTestRedis, type TestRedis } from './support.js';
 
 let t: TestRedis;
@@ -169,6 +169,53 @@ describe('createDailyQuota', () => {
     await results.find((r) => r.allowed)!.refund();
     expect((await q.reserve(k, noon)).allowed).toBe(true);
     expect((await q.reserve(k, noon)).allowed).toBe(false);
+  });
+});
+
+describe('withReservation', () => {
+  const quota = () => createDailyQuota({ redis: t.redis, keyPrefix: `${t.prefix}held`, policy: 'held', points: 2 });
+  const noon = new Date('2031-05-20T12:00:00Z');
+
+  it('keeps the unit when the work succeeds and returns what the work returned', async () => {
+    const q = quota();
+    const k = key('owner');
+    const reservation = await q.reserve(k, noon, 'req_kept');
+
+    const result = await withReservation(reservation, async () => 'stored');
+
+    expect(result).toBe('stored');
+    expect(await q.used(k, noon)).toBe(1);
+  });
+
+  it('gives exactly the reserved unit back when the work throws, and rethrows the failure', async () => {
+    const q = quota();
+    const k = key('owner');
+    await q.reserve(k, noon, 'req_other');
+    const reservation = await q.reserve(k, noon, 'req_failed');
+
+    const run = withReservation(reservation, async () => {
+      throw new Error('store down');
+    });
+
+    await expect(run).rejects.toThrow('store down');
+    expect(await q.used(k, noon)).toBe(1);
+    expect((await q.reserve(k, noon, 'req_other')).state.remaining).toBe(1);
+  });
+
+  it('reports a refund that fails and still rethrows the failure of the work', async () => {
+    const refundErrors: unknown[] = [];
+    const reservation = { refund: () => Promise.reject(new Error('quota unreachable')) };
+
+    const run = withReservation(
+      reservation,
+      async () => {
+        throw new Error('store down');
+      },
+      (err) => refundErrors.push(err),
+    );
+
+    await expect(run).rejects.toThrow('store down');
+    expect(refundErrors).toEqual([new Error('quota unreachable')]);
   });
 });
 

@@ -34,13 +34,3 @@ export function createCredentialQuota(redis: RedisClient, keyPrefix: string) {
   };
 }
 export type CredentialQuota = ReturnType<typeof createCredentialQuota>;
-
-/** Runs `work` under a reservation, giving the unit back if it throws. */
-export async function withReservation<T>(reservation: Reservation, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    await reservation.refund().catch(() => undefined);
-    throw err;
-  }
-}

@@ -7,12 +7,12 @@ import {
   idempotencyOf,
   methodNotAllowed,
   parseOr,
+  withReservation,
   type IdempotencyBodyCodec,
   type RedisClient,
 } from '@msa/service-kit';
 import { Router } from 'express';
 import { createCredentials, type CreatedCredentials } from '../domain/create-credentials.js';
-import { withReservation } from './credential-quota.js';
 import type { RouteDeps } from './context.js';
 
 export interface KeyIdempotency {

@@ -1,5 +1,5 @@
 import { ClientRegistrationRequest, TokenRequest, type ClientRegistration, type TokenResponse } from '@msa/contracts';
-import { appError, methodNotAllowed, parseOr, rateLimitedError, setRateLimitHeaders } from '@msa/service-kit';
+import { appError, methodNotAllowed, parseOr, rateLimitedError, setRateLimitHeaders, withReservation } from '@msa/service-kit';
 import { Router, type Request, type Response } from 'express';
 import { signAccessToken } from '../domain/access-token.js';
 import { authenticateClientRequest } from '../domain/client-authentication.js';
@@ -8,7 +8,6 @@ import { hashSecret, looksLikeClientId, matchesHash } from '../domain/credential
 import { audienceFor, servedResources } from '../domain/resource-indicator.js';
 import { formatScopes, narrowScopes, parseRegistrationScope } from '../domain/scopes.js';
 import type { CredentialRecord } from '../store/credential-store.js';
-import { withReservation } from './credential-quota.js';
 import type { RouteDeps } from './context.js';
 
 const BASIC_CHALLENGE = 'Basic realm="msa", charset="UTF-8"';

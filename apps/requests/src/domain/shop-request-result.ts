@@ -2,16 +2,16 @@
 // means, what the result promises (shop type, prices, next steps) and which
 // oddities become warnings instead of rejections. No express, no Redis.
 import {
+  SERVICE_FACTS,
   shopTypeOf,
   type FieldProblem,
   type Product,
   type ShopRequestBody,
   type ShopRequestResult,
+  type ShopType,
 } from '@msa/contracts';
 import type { ProductIndex } from './product-index.js';
 import { isNonPublicUrl } from './public-host.js';
-
-export type ShopType = 'b2c' | 'b2b';
 
 export interface ResultContext {
   id: string;
@@ -58,7 +58,7 @@ export function nextSteps({ id, sandbox, anonymous, publicBaseUrl }: Omit<Result
   }
   return (
     'Received: the request was sent to the operator, who builds the shop and replies to the contact ' +
-    'e-mail address within 48 hours; the contact also gets a confirmation e-mail. ' +
+    `e-mail address within ${SERVICE_FACTS.replyWithinHours} hours; the contact also gets a confirmation e-mail. ` +
     `Read the stored request with GET ${publicBaseUrl}/v1/shop-requests/${id}.`
   );
 }

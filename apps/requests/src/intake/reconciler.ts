@@ -1,9 +1,9 @@
 // Finds live shop requests that were stored but never made it onto the intake
 // queue (Redis hiccup, crash between the two steps) and enqueues them. The
 // job id is the request id, so a request enqueued twice is processed once.
-import type { IntakeJob } from '@msa/contracts';
 import type { DailyQuota, Logger } from '@msa/service-kit';
-import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
+import type { ShopRequestStore } from '../store/shop-request-store.js';
+import { handOver } from './hand-over.js';
 import type { IntakeQueue } from './intake-queue.js';
 
 export interface ReconcilerOptions {
@@ -37,16 +37,6 @@ export interface Reconciler {
   start(): void;
   /** Stops the timer and waits for a run in progress. */
   stop(): Promise<void>;
-}
-
-export function intakeJobOf(record: StoredShopRequest): IntakeJob {
-  return {
-    request_id: record.result.id,
-    body: record.body,
-    result: record.result,
-    owner_id: record.ownerId,
-    request_trace: record.trace,
-  };
 }
 
 export function createReconciler({
@@ -94,16 +84,16 @@ export function createReconciler({
           progressed += 1;
           continue;
         }
-        try {
-          await intake.enqueue(intakeJobOf(record));
-        } catch (err) {
+        const handed = await handOver({ intake, store }, record);
+        if (handed.outcome === 'not_queued') {
           // The queue is down: the rest would fail the same way; next run.
           report.failed += 1;
           onEnqueueFailure?.();
-          logger.warn({ err, shopRequestId: id }, 'reconciler could not enqueue a shop request');
+          logger.warn({ err: handed.err, shopRequestId: id }, 'reconciler could not enqueue a shop request');
           return report;
         }
-        await store.markQueued(id);
+        // Redis failed under the store: this run ends; the next one re-adds (a no-op) and marks it.
+        if (handed.outcome === 'not_marked') throw handed.err;
         report.enqueued += 1;
         progressed += 1;
         logger.info({ shopRequestId: id }, 'reconciler enqueued a shop request');

@@ -1,15 +1,11 @@
 // Redis storage of shop requests: one hash per request plus a sorted set of
 // live requests that are stored but not yet on the intake queue. This file is
 // the only code that knows the key names.
-import { ShopRequestBody, ShopRequestResult } from '@msa/contracts';
+import { RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
-import { z } from 'zod';
 
 /** `pending`: live, not yet queued. `queued`: handed to the intake queue. `none`: sandbox, never queued. */
 export type IntakeState = 'pending' | 'queued' | 'none';
-
-export const RequestTrace = z.object({ request_id: z.string().optional(), traceparent: z.string().optional() });
-export type RequestTrace = z.infer<typeof RequestTrace>;
 
 export interface StoredShopRequest {
   result: ShopRequestResult;

@@ -1,0 +1,203 @@
+import { ShopRequestBody, ShopRequestResult, type IntakeJob, type Product, type ShopRequestInput } from '@msa/contracts';
+import { utcDay, type AppError, type DailyQuota, type LimitState } from '@msa/service-kit';
+import { buildContext, buildPrincipal, testLogger } from '@msa/test-kit';
+import { describe, expect, it } from 'vitest';
+import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
+import { createShopRequest, type ShopRequestCall, type ShopRequestCounters, type ShopRequestDeps } from './create-shop-request.js';
+import { createProductIndex } from './product-index.js';
+
+const ID = 'req_0123456789abcdef';
+const AT = new Date('2030-05-01T22:00:00.000Z');
+const OWNER = 'msa_client_owner';
+
+const shirt: Product = {
+  handle: 'bio-t-shirt-unisex',
+  title: 'Bio T-Shirt Unisex',
+  url: 'https://shop.example/products/bio-t-shirt-unisex',
+  currency: 'EUR',
+  available: true,
+  printed_price_from: 19.9,
+  quantity_prices_dtf: null,
+  colors: ['Schwarz'],
+};
+
+function buildBody(overrides: Partial<ShopRequestInput> = {}): ShopRequestBody {
+  return ShopRequestBody.parse({
+    organization: { name: 'TSV Musterstadt', type: 'verein', contact_name: 'Eva Muster', email: 'eva@tsv.example' },
+    shop_name: 'TSV Fanshop',
+    products: [{ product: 'bio-t-shirt-unisex' }],
+    ...overrides,
+  });
+}
+
+/** A quota in memory whose named units behave like the Redis one: a unit reserved twice counts once. */
+function createFakeQuota(mode: string, points: number, steps: string[]): DailyQuota {
+  const units = new Set<string>();
+  const policy = `shop-requests-${mode}-day`;
+  const refund = async (_key: string, _day: string, unit: string) => {
+    steps.push(`refund ${mode} ${unit}`);
+    units.delete(unit);
+  };
+  return {
+    policy,
+    points,
+    async reserve(key, now = new Date(), unit = 'unnamed') {
+      steps.push(`reserve ${mode} ${key} ${unit}`);
+      const allowed = units.has(unit) || units.size < points;
+      if (allowed) units.add(unit);
+      const state: LimitState = { policy, limit: points, windowSeconds: 86_400, remaining: points - units.size, resetSeconds: 7_200 };
+      return { allowed, day: utcDay(now), unit, state, refund: allowed ? () => refund(key, utcDay(now), unit) : async () => undefined };
+    },
+    refund,
+    async used() {
+      return units.size;
+    },
+  };
+}
+
+/** Records every write in order; `failCreate` makes storing fail like a broken store. */
+function createFakeStore(steps: string[], { failCreate = false } = {}) {
+  const records = new Map<string, StoredShopRequest>();
+  const store: ShopRequestStore = {
+    async begin(id, claim) {
+      steps.push(`begin ${id} ${claim.mode} ${claim.ownerId} ${claim.day}`);
+    },
+    async create(record) {
+      if (failCreate) throw new Error('store refused the write');
+      steps.push(`store ${record.result.id} ${record.intake}`);
+      records.set(record.result.id, record);
+    },
+    async get(id) {
+      return records.get(id) ?? null;
+    },
+    async abandon() {
+      return null;
+    },
+    async markQueued(id) {
+      steps.push(`mark ${id}`);
+    },
+    async pendingIds() {
+      return [];
+    },
+    async dropPending() {},
+    async forget(id) {
+      steps.push(`forget ${id}`);
+    },
+  };
+  return { store, records };
+}
+
+function createFakeCounters() {
+  const counted: string[] = [];
+  const counters = {
+    requests: { inc: (labels: { mode: string; outcome: string }) => void counted.push(`${labels.mode} ${labels.outcome}`) },
+    enqueueFailures: { inc: () => void counted.push('enqueue failure') },
+  } as unknown as ShopRequestCounters;
+  return { counted, counters };
+}
+
+function setUp({ livePoints = 5, failCreate = false, failEnqueue = false } = {}) {
+  const steps: string[] = [];
+  const { store, records } = createFakeStore(steps, { failCreate });
+  const { counted, counters } = createFakeCounters();
+  const deps: ShopRequestDeps = {
+    store,
+    quotas: { live: createFakeQuota('live', livePoints, steps), sandbox: createFakeQuota('sandbox', 200, steps) },
+    catalog: { index: async () => createProductIndex([shirt]) },
+    intake: {
+      async enqueue(job: IntakeJob) {
+        if (failEnqueue) throw new Error('queue down');
+        steps.push(`enqueue ${job.request_id}`);
+      },
+    },
+    publicBaseUrl: 'https://api.example',
+    counters,
+  };
+  const shown: LimitState[] = [];
+  const call = (sandbox = false): ShopRequestCall => ({
+    id: ID,
+    caller: { ownerId: OWNER, anonymous: false },
+    ctx: buildContext({ principal: buildPrincipal({ id: OWNER, mode: sandbox ? 'sandbox' : 'live' }), sandbox }),
+    trace: { request_id: 'r-1' },
+    at: AT,
+    log: testLogger(),
+    bindIdempotencyKey: async () => void steps.push(`bind ${ID}`),
+    showQuota: (state) => void shown.push(state),
+  });
+  return { deps, call, steps, records, counted, shown };
+}
+
+describe('createShopRequest', () => {
+  it('writes each step before the next can commit: key, claim, quota unit, record, queue, mark', async () => {
+    const { deps, call, steps, counted, shown } = setUp();
+
+    const result = await createShopRequest(deps, call(), buildBody());
+
+    expect(steps).toEqual([
+      `bind ${ID}`,
+      `begin ${ID} live ${OWNER} 2030-05-01`,
+      `reserve live ${OWNER} ${ID}`,
+      `store ${ID} pending`,
+      `enqueue ${ID}`,
+      `mark ${ID}`,
+    ]);
+    expect(ShopRequestResult.parse(result)).toMatchObject({ id: ID, status: 'received', sandbox: false, created_at: AT.toISOString() });
+    expect(counted).toEqual(['live created']);
+    expect(shown).toEqual([expect.objectContaining({ policy: 'shop-requests-live-day', remaining: 4 })]);
+  });
+
+  it('stores a sandbox request as finished and never hands it over', async () => {
+    const { deps, call, steps, records } = setUp();
+
+    await createShopRequest(deps, call(true), buildBody());
+
+    expect(steps).toEqual([`bind ${ID}`, `begin ${ID} sandbox ${OWNER} 2030-05-01`, `reserve sandbox ${OWNER} ${ID}`, `store ${ID} none`]);
+    expect(records.get(ID)?.trace).toEqual({ request_id: 'r-1' });
+  });
+
+  it('keeps a stored live request accepted when the queue is down, counting the enqueue failure', async () => {
+    const { deps, call, steps, counted } = setUp({ failEnqueue: true });
+
+    const result = await createShopRequest(deps, call(), buildBody());
+
+    expect(result.id).toBe(ID);
+    expect(steps.at(-1)).toBe(`store ${ID} pending`);
+    expect(counted).toEqual(['live created', 'enqueue failure']);
+  });
+
+  it('gives the unit back and drops the claim when storing fails, answering intake_unavailable', async () => {
+    const { deps, call, steps, counted, shown } = setUp({ failCreate: true });
+
+    const run = createShopRequest(deps, call(), buildBody());
+
+    await expect(run).rejects.toMatchObject({ code: 'intake_unavailable' });
+    expect(steps.slice(-2)).toEqual([`refund live ${ID}`, `forget ${ID}`]);
+    expect(counted).toEqual(['live unavailable']);
+    expect(shown).toEqual([]);
+  });
+
+  it('gives the unit back for a product the catalog does not know, and names it', async () => {
+    const { deps, call, steps, counted } = setUp();
+
+    const run = createShopRequest(deps, call(), buildBody({ products: [{ product: 'no-such-thing' }] }));
+
+    const err = (await run.catch((e: unknown) => e)) as AppError;
+    expect(err.code).toBe('validation_failed');
+    expect(err.extra.fields).toEqual([expect.objectContaining({ field: 'products.0.product' })]);
+    expect(steps.slice(-2)).toEqual([`refund live ${ID}`, `forget ${ID}`]);
+    expect(counted).toEqual(['live invalid']);
+  });
+
+  it('refuses a request past the daily limit before storing anything, and points to the sandbox quota', async () => {
+    const { deps, call, steps, counted, shown } = setUp({ livePoints: 0 });
+
+    const err = (await createShopRequest(deps, call(), buildBody()).catch((e: unknown) => e)) as AppError;
+
+    expect(err.code).toBe('rate_limited');
+    expect(err.message).toContain('2030-05-02T00:00:00.000Z');
+    expect(err.extra.hint).toContain('the sandbox accepts 200 shop requests a day');
+    expect(steps).toEqual([`bind ${ID}`, `begin ${ID} live ${OWNER} 2030-05-01`, `reserve live ${OWNER} ${ID}`, `forget ${ID}`]);
+    expect(counted).toEqual(['live rate_limited']);
+    expect(shown).toEqual([expect.objectContaining({ remaining: 0 })]);
+  });
+});

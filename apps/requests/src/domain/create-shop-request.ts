@@ -1,0 +1,260 @@
+// Accepting a shop request, from a parsed body to a stored record that a live
+// request also hands to the intake worker. No express: the route passes in
+// what it knows about the call and answers with what this returns.
+//
+// The order is deliberate (docs/decisions/crash-consistent-intake.md): each
+// step is written before the next can commit anything, so a crash at any
+// point leaves a state a retry or the reconciler completes. The key names the
+// id, the claim names the owner and day of the quota unit, the unit is named
+// by the id.
+import { randomBytes } from 'node:crypto';
+import { LIMITS, type CallContext, type FieldProblem, type RequestTrace, type ShopRequestBody, type ShopRequestResult } from '@msa/contracts';
+import {
+  appError,
+  isRedisUnavailable,
+  rateLimitedError,
+  serviceUnavailableError,
+  toFieldProblems,
+  utcDay,
+  withReservation,
+  type AppError,
+  type LimitState,
+  type Logger,
+  type Metrics,
+  type Reservation,
+} from '@msa/service-kit';
+import type { z } from 'zod';
+import type { ProductCatalog } from '../catalog/product-catalog.js';
+import { handOver } from '../intake/hand-over.js';
+import type { IntakeQueue } from '../intake/intake-queue.js';
+import type { ShopRequestQuotas } from '../store/shop-request-quotas.js';
+import { ClaimAbandonedError, type ShopRequestStore, type StoredShopRequest } from '../store/shop-request-store.js';
+import { createProductIndex, type ProductIndex } from './product-index.js';
+import { buildShopRequestResult, unknownProductsInRawBody } from './shop-request-result.js';
+
+type Counter = ReturnType<Metrics['counter']>;
+
+export interface ShopRequestCounters {
+  /** Labels: mode (live, sandbox), outcome (created, invalid, rate_limited, unavailable). */
+  requests: Counter;
+  enqueueFailures: Counter;
+}
+
+export interface ShopRequestDeps {
+  store: ShopRequestStore;
+  quotas: ShopRequestQuotas;
+  catalog: ProductCatalog;
+  intake: Pick<IntakeQueue, 'enqueue'>;
+  publicBaseUrl: string;
+  counters: ShopRequestCounters;
+}
+
+/** Who owns what the call creates: a principal, or `anon:<ip>` for an anonymous sandbox call. */
+export interface ShopRequestCaller {
+  ownerId: string;
+  anonymous: boolean;
+}
+
+export interface ShopRequestCall {
+  id: string;
+  caller: ShopRequestCaller;
+  /** Says whether the call is on the sandbox; passed on to the catalog. */
+  ctx: CallContext;
+  trace: RequestTrace;
+  at: Date;
+  log: Logger;
+  /** Binds the Idempotency-Key to `id`, so a retry after a crash finds this id. */
+  bindIdempotencyKey(): Promise<void>;
+  /** The day's quota once it decided the request, refused or accepted (RateLimit headers). */
+  showQuota(state: LimitState): void;
+}
+
+type Outcome = 'created' | 'invalid' | 'rate_limited' | 'unavailable';
+
+const NO_PRODUCTS = createProductIndex([]);
+
+export function newShopRequestId(): string {
+  return `req_${randomBytes(8).toString('hex')}`;
+}
+
+export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<ShopRequestResult> {
+  await call.bindIdempotencyKey();
+  await beginClaim(deps, call);
+  const reservation = await reserveQuota(deps, call);
+
+  const record = await withReservation(
+    reservation,
+    async () => {
+      const products = await resolveProducts(deps, call, body);
+      const result = buildResult(deps, call, body, products);
+      return store(deps, call, body, result);
+    },
+    (err) => call.log.warn({ err }, 'quota refund failed; the reconciler will refund it'),
+  ).catch(async (err: unknown) => {
+    // Not accepted: withReservation gave its unit back, and its claim goes too.
+    await forgetClaim(deps, call);
+    throw err;
+  });
+
+  // Stored: from here on the request is accepted whatever the queue does.
+  count(deps, call.ctx, 'created');
+  if (!call.ctx.sandbox) await handOverLive(deps, call, record);
+  call.showQuota(reservation.state);
+  return record.result;
+}
+
+/**
+ * A body that failed its schema: the 422 names every problem at once, the
+ * unknown products too. A catalog that is down only costs the product
+ * problems here, never the answer.
+ */
+export async function invalidShopRequest(
+  deps: ShopRequestDeps,
+  ctx: CallContext,
+  raw: unknown,
+  error: z.ZodError,
+): Promise<AppError> {
+  count(deps, ctx, 'invalid');
+  const fields = toFieldProblems(error);
+  const index = hasProducts(raw) ? await deps.catalog.index(ctx).catch(() => undefined) : undefined;
+  if (index) {
+    const reported = new Set(fields.map((f) => f.field));
+    fields.push(...unknownProductsInRawBody(raw, index).filter((p) => !reported.has(p.field)));
+  }
+  return invalid(fields);
+}
+
+async function beginClaim(deps: ShopRequestDeps, call: ShopRequestCall): Promise<void> {
+  try {
+    await deps.store.begin(call.id, { ownerId: call.caller.ownerId, day: utcDay(call.at), mode: modeOf(call.ctx) });
+  } catch (err) {
+    throw unavailable(deps, call, err, 'shop request not begun');
+  }
+}
+
+async function reserveQuota(deps: ShopRequestDeps, call: ShopRequestCall): Promise<Reservation> {
+  const quota = call.ctx.sandbox ? deps.quotas.sandbox : deps.quotas.live;
+  let reservation: Reservation;
+  try {
+    reservation = await quota.reserve(call.caller.ownerId, call.at, call.id);
+  } catch (err) {
+    throw unavailable(deps, call, err, 'daily quota unavailable');
+  }
+  if (!reservation.allowed) {
+    await forgetClaim(deps, call);
+    count(deps, call.ctx, 'rate_limited');
+    call.showQuota(reservation.state);
+    throw dailyLimitError(reservation.state, call.ctx.sandbox, call.at);
+  }
+  return reservation;
+}
+
+async function resolveProducts(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<ProductIndex> {
+  if (!body.products?.length) return NO_PRODUCTS;
+  return deps.catalog.index(call.ctx).catch((err: unknown) => {
+    count(deps, call.ctx, 'unavailable');
+    throw err;
+  });
+}
+
+function buildResult(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody, products: ProductIndex): ShopRequestResult {
+  const outcome = buildShopRequestResult(body, products, {
+    id: call.id,
+    createdAt: call.at,
+    sandbox: call.ctx.sandbox,
+    anonymous: call.caller.anonymous,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+  if (!outcome.ok) {
+    count(deps, call.ctx, 'invalid');
+    throw invalid(outcome.problems);
+  }
+  return outcome.result;
+}
+
+async function store(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody, result: ShopRequestResult): Promise<StoredShopRequest> {
+  const record: StoredShopRequest = {
+    result,
+    body,
+    ownerId: call.caller.ownerId,
+    intake: call.ctx.sandbox ? 'none' : 'pending',
+    trace: call.trace,
+  };
+  try {
+    await deps.store.create(record);
+  } catch (err) {
+    if (err instanceof ClaimAbandonedError) {
+      // The reconciler took this request for dead and gave its unit back.
+      call.log.warn({ shopRequestId: call.id }, 'shop request took too long and was given up; not stored');
+      count(deps, call.ctx, 'unavailable');
+      throw serviceUnavailableError('The shop request took too long and was not stored; retry with the same Idempotency-Key.');
+    }
+    call.log.error({ err }, 'shop request not stored');
+    count(deps, call.ctx, 'unavailable');
+    throw storeFailure(err);
+  }
+  return record;
+}
+
+async function handOverLive(deps: ShopRequestDeps, call: ShopRequestCall, record: StoredShopRequest): Promise<void> {
+  const handed = await handOver(deps, record);
+  if (handed.outcome === 'not_queued') {
+    deps.counters.enqueueFailures.inc();
+    call.log.warn({ err: handed.err, shopRequestId: call.id }, 'shop request stored but not queued; the reconciler will queue it');
+  } else if (handed.outcome === 'not_marked') {
+    // The job is on the queue; the reconciler re-adds it under the same job id (a no-op) and marks it.
+    call.log.warn({ err: handed.err, shopRequestId: call.id }, 'shop request queued but not marked');
+  }
+}
+
+/** The POST gives up before storing: the reconciler would drop the claim too, only later. */
+async function forgetClaim({ store }: ShopRequestDeps, call: ShopRequestCall): Promise<void> {
+  await store.forget(call.id).catch((err: unknown) => call.log.warn({ err, shopRequestId: call.id }, 'pending claim not dropped; the reconciler will'));
+}
+
+function modeOf(ctx: CallContext): 'live' | 'sandbox' {
+  return ctx.sandbox ? 'sandbox' : 'live';
+}
+
+function count({ counters }: ShopRequestDeps, ctx: CallContext, outcome: Outcome): void {
+  counters.requests.inc({ mode: modeOf(ctx), outcome });
+}
+
+function unavailable(deps: ShopRequestDeps, call: ShopRequestCall, err: unknown, what: string): AppError {
+  call.log.error({ err, shopRequestId: call.id }, what);
+  count(deps, call.ctx, 'unavailable');
+  return storeFailure(err);
+}
+
+function hasProducts(raw: unknown): boolean {
+  const products = raw && typeof raw === 'object' ? (raw as { products?: unknown }).products : undefined;
+  return Array.isArray(products) && products.length > 0;
+}
+
+function invalid(fields: FieldProblem[]): AppError {
+  const problems = fields.length === 1 ? 'one problem' : `${fields.length} problems`;
+  return appError('validation_failed', `The shop request has ${problems}; see error.fields.`, { fields });
+}
+
+/**
+ * A Redis that stopped answering may have kept the write whose reply was
+ * lost, so "nothing was stored" would be a guess: a retry with the same
+ * Idempotency-Key settles it (503, Retry-After). Anything else failed for sure.
+ */
+function storeFailure(err: unknown): AppError {
+  return isRedisUnavailable(err)
+    ? serviceUnavailableError('The shop request could not be confirmed right now; retry with the same Idempotency-Key and it is created at most once.')
+    : appError('intake_unavailable', 'The shop request could not be stored; nothing was accepted.');
+}
+
+function dailyLimitError(state: LimitState, sandbox: boolean, at: Date): AppError {
+  const what = sandbox ? 'sandbox shop requests' : 'live shop requests';
+  const nextUtcMidnight = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)).toISOString();
+  return rateLimitedError(
+    state,
+    `Daily limit reached: ${state.limit} ${what} per day. The day resets at UTC midnight (${nextUtcMidnight}).`,
+    sandbox
+      ? 'Wait the seconds in `Retry-After`; the count starts again at UTC midnight.'
+      : `Wait the seconds in \`Retry-After\`; the count starts again at UTC midnight. Meanwhile the sandbox accepts ${LIMITS.sandboxShopRequestsPerDay} shop requests a day.`,
+  );
+}

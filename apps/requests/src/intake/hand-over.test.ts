@@ -1,0 +1,84 @@
+import type { IntakeJob, ShopRequestBody } from '@msa/contracts';
+import { describe, expect, it } from 'vitest';
+import type { StoredShopRequest } from '../store/shop-request-store.js';
+import { handOver } from './hand-over.js';
+
+const ID = 'req_00000000000000aa';
+
+function buildRecord(): StoredShopRequest {
+  return {
+    result: {
+      id: ID,
+      status: 'received',
+      sandbox: false,
+      created_at: '2030-05-01T11:00:00.000Z',
+      organization: 'TSV Musterstadt',
+      shop_name: 'TSV Fanshop',
+      shop_type: 'b2c',
+      products: [],
+      next_steps: 'Received.',
+      warnings: [],
+      upstream: null,
+    },
+    body: { shop_name: 'TSV Fanshop' } as ShopRequestBody,
+    ownerId: 'msa_client_1',
+    intake: 'pending',
+    trace: { request_id: 'r-1', traceparent: '00-0123456789abcdef0123456789abcdef-0123456789abcdef-01' },
+  };
+}
+
+/** The queue and the store's mark, each failing on demand, writing what happened in order. */
+function buildDeps({ enqueueFails = false, markFails = false } = {}) {
+  const steps: string[] = [];
+  const jobs: IntakeJob[] = [];
+  return {
+    steps,
+    jobs,
+    deps: {
+      intake: {
+        async enqueue(job: IntakeJob) {
+          if (enqueueFails) throw new Error('queue down');
+          steps.push(`enqueue ${job.request_id}`);
+          jobs.push(job);
+        },
+      },
+      store: {
+        async markQueued(id: string) {
+          if (markFails) throw new Error('store down');
+          steps.push(`mark ${id}`);
+        },
+      },
+    },
+  };
+}
+
+describe('handOver', () => {
+  it('enqueues the whole record under its id first, then marks it queued', async () => {
+    const { deps, steps, jobs } = buildDeps();
+    const record = buildRecord();
+
+    const handed = await handOver(deps, record);
+
+    expect(handed).toEqual({ outcome: 'queued' });
+    expect(steps).toEqual([`enqueue ${ID}`, `mark ${ID}`]);
+    expect(jobs).toEqual([{ request_id: ID, body: record.body, result: record.result, owner_id: 'msa_client_1', request_trace: record.trace }]);
+  });
+
+  it('leaves the request unmarked when the enqueue fails, and says so instead of rejecting', async () => {
+    const { deps, steps } = buildDeps({ enqueueFails: true });
+
+    const handed = await handOver(deps, buildRecord());
+
+    expect(handed).toMatchObject({ outcome: 'not_queued', err: new Error('queue down') });
+    expect(steps).toEqual([]);
+  });
+
+  it('reports a job that is on the queue but not marked, so the caller knows a re-add is a no-op', async () => {
+    const { deps, steps } = buildDeps({ markFails: true });
+
+    const handed = await handOver(deps, buildRecord());
+
+    expect(handed).toMatchObject({ outcome: 'not_marked', err: new Error('store down') });
+    expect(steps).toEqual([`enqueue ${ID}`]);
+  });
+});

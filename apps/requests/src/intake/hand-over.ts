@@ -1,0 +1,45 @@
+// Hands a stored live shop request to the intake worker: enqueue, then mark
+// it queued. The POST and the reconciler both finish a request this way, so
+// the order lives here once. Store first, enqueue second: if the enqueue
+// fails, the request stays pending and the reconciler queues it later; the
+// other order could e-mail the operator about a request we never saved.
+import type { IntakeJob } from '@msa/contracts';
+import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
+import type { IntakeQueue } from './intake-queue.js';
+
+export interface HandOverDeps {
+  intake: Pick<IntakeQueue, 'enqueue'>;
+  store: Pick<ShopRequestStore, 'markQueued'>;
+}
+
+/**
+ * `queued`: on the queue and recorded so. `not_queued`: the enqueue failed and
+ * the request is still pending. `not_marked`: the job is on the queue but the
+ * record still says pending; re-adding it under the same job id is a no-op.
+ */
+export type HandOverOutcome = { outcome: 'queued' } | { outcome: 'not_queued' | 'not_marked'; err: unknown };
+
+export function intakeJobOf(record: StoredShopRequest): IntakeJob {
+  return {
+    request_id: record.result.id,
+    body: record.body,
+    result: record.result,
+    owner_id: record.ownerId,
+    request_trace: record.trace,
+  };
+}
+
+/** Never rejects: each caller decides what a failed step means for it. */
+export async function handOver({ intake, store }: HandOverDeps, record: StoredShopRequest): Promise<HandOverOutcome> {
+  try {
+    await intake.enqueue(intakeJobOf(record));
+  } catch (err) {
+    return { outcome: 'not_queued', err };
+  }
+  try {
+    await store.markQueued(record.result.id);
+  } catch (err) {
+    return { outcome: 'not_marked', err };
+  }
+  return { outcome: 'queued' };
+}
