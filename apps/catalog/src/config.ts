@@ -2,12 +2,12 @@ import { CommonEnv } from '@msa/service-kit';
 import { z } from 'zod';
 
 export const CatalogEnv = CommonEnv.extend({
-  CATALOG_PORT: z.coerce.number().int().min(0).max(65_535).default(8081).describe('HTTP port'),
-  CATALOG_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9081).describe('Internal port for /metrics and /healthz; never routed by the gateway nor published'),
+  CATALOG_PORT: z.coerce.number().int().min(0).max(65_535).default(8081).describe('HTTP port (0 = any free port)'),
+  CATALOG_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9081).describe('Admin port: /metrics and /healthz, no internal auth; never routed by the gateway nor published (0 = any free port)'),
   CATALOG_SOURCE_URL: z
     .url()
     .optional()
-    .describe('HTTP JSON feed that replaces the embedded data file (an array of products, or `{ products: [...] }`)'),
+    .describe('HTTP JSON feed that replaces data/products.json (an array of products, or `{ "products": [...] }`)'),
   CATALOG_REFRESH_SECONDS: z.coerce
     .number()
     .int()

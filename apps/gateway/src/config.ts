@@ -5,8 +5,8 @@ import { z } from 'zod';
 const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`);
 
 export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend({
-  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Public HTTP port'),
-  GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Internal port for /metrics and /healthz, never published'),
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Public HTTP port (0 = any free port)'),
+  GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Admin port: /metrics and /healthz; never publish it (0 = any free port)'),
   CATALOG_URL: serviceUrl(8081).describe('catalog service'),
   SHOPS_URL: serviceUrl(8082).describe('shops service'),
   REQUESTS_URL: serviceUrl(8083).describe('requests service'),
@@ -15,14 +15,14 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend({
   TRUST_PROXY: z
     .string()
     .default('false')
-    .describe('Express "trust proxy": false, true, a hop count, or a comma list of trusted addresses/subnets'),
+    .describe('Express "trust proxy": false, true, a hop count, or a comma list of trusted addresses/subnets; decides the client IP that anonymous and failed-auth limits count'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000).describe('Upstream answer deadline before 504, counted once the request body is sent'),
   CLIENT_BODY_TIMEOUT_MS: z.coerce
     .number()
     .int()
     .min(100)
     .default(10_000)
-    .describe('A client that sends no part of its request body for this long gets 408'),
+    .describe('A client that sends no part of its request body for this long gets 408 request_timeout and the connection is closed'),
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('How long a resolved API key is cached in process'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300).describe('Requests per minute per principal'),
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(60).describe('Requests per minute per client IP without credentials'),

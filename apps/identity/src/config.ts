@@ -46,15 +46,15 @@ const VerifyKeys = z
   .pipe(z.array(VerifyKey));
 
 export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend({
-  IDENTITY_PORT: z.coerce.number().int().min(0).max(65_535).default(8084).describe('HTTP port'),
+  IDENTITY_PORT: z.coerce.number().int().min(0).max(65_535).default(8084).describe('HTTP port (0 = any free port)'),
   IDEMPOTENCY_LOCK_SECONDS: IdempotencyLockSeconds,
-  IDENTITY_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9084).describe('Internal port for /metrics and /healthz; never routed by the gateway nor published'),
+  IDENTITY_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9084).describe('Admin port: /metrics and /healthz, no internal auth; never routed by the gateway nor published (0 = any free port)'),
   TOKEN_SIGNING_KEY: z
     .string()
     .transform(normalizePem)
     .refine(isP256PrivateKey, 'must be an EC P-256 private key in PEM (PKCS#8); literal \\n sequences are accepted')
-    .describe('PEM of the EC P-256 private key that signs access tokens (ES256)'),
-  TOKEN_SIGNING_KID: Kid.describe('Key id (`kid`) of TOKEN_SIGNING_KEY, published in the JWKS'),
+    .describe('PEM (PKCS#8) of the EC P-256 private key that signs access tokens (ES256); literal \\n sequences are accepted, as .env files write them'),
+  TOKEN_SIGNING_KID: Kid.describe('Key id (`kid`) of TOKEN_SIGNING_KEY, published in the JWKS (A-Z a-z 0-9 . _ -, up to 64)'),
   TOKEN_VERIFY_KEYS: VerifyKeys.default([]).describe(
     'JSON array of `{kid, publicKeyPem}`: earlier signing keys still published in the JWKS while their tokens live',
   ),

@@ -20,7 +20,7 @@ const positiveInt = (def: number) => z.coerce.number().int().min(1).default(def)
 export const IntakeWorkerEnv = CommonEnv.omit({ INTERNAL_AUTH_SECRET: true })
   .extend(RedisEnv.shape)
   .extend({
-    WORKER_PORT: z.coerce.number().int().min(0).max(65_535).default(8086).describe('Port of the admin server (health, metrics, queue UI)'),
+    WORKER_PORT: z.coerce.number().int().min(0).max(65_535).default(8086).describe('Port of the admin server: health, metrics, queue UI (0 = any free port)'),
     QUEUE_PREFIX: QueuePrefix,
     INTAKE_CONCURRENCY: positiveInt(10).describe('Jobs one process works on at the same time'),
     INTAKE_LOCK_DURATION_MS: positiveInt(30_000).describe(

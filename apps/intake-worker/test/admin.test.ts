@@ -1,8 +1,7 @@
-import { createTestRedis, type TestRedis } from '@msa/test-kit';
+import { createTestRedis, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIntakeJob } from './support/build-job.js';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { startTestWorker, type TestWorker } from './support/worker.js';
 
 let testRedis: TestRedis;

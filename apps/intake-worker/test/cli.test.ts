@@ -3,10 +3,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createTestRedis, type TestRedis } from '@msa/test-kit';
+import { createTestRedis, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIntakeJob } from './support/build-job.js';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { startTestWorker, waitUntil, type TestWorker } from './support/worker.js';
 
 const run = promisify(execFile);

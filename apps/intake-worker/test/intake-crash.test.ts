@@ -8,11 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestRedis, type TestRedis } from '@msa/test-kit';
+import { createTestRedis, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildIntakeJob } from './support/build-job.js';
 import { PNG_1X1, startLogoServer, type LogoServer } from './support/logo-server.js';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { queueFor, startTestWorker, waitUntil, type TestQueue, type TestWorker } from './support/worker.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/main.js');

@@ -1,8 +1,7 @@
-import { createTestRedis, type TestRedis } from '@msa/test-kit';
+import { createTestRedis, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIntakeJob } from './support/build-job.js';
 import { PNG_1X1, sendBytes, startLogoServer, type LogoServer } from './support/logo-server.js';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { startTestWorker, waitUntil, type TestWorker } from './support/worker.js';
 
 const OPERATOR = 'team@shop.example';

@@ -1,8 +1,7 @@
-import { createTestRedis, type TestRedis } from '@msa/test-kit';
+import { createTestRedis, type ReceivedMail, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIntakeJob } from './support/build-job.js';
 import { PNG_1X1, redirectTo, sendBytes, startLogoServer, streamLargePng, SVG_LOGO, type LogoServer } from './support/logo-server.js';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from './support/smtp-sink.js';
 import { startTestWorker, type TestWorker } from './support/worker.js';
 
 const OPERATOR = 'team@shop.example';

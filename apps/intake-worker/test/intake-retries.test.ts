@@ -1,8 +1,7 @@
 import { createServer } from 'node:net';
-import { createTestRedis, type TestRedis } from '@msa/test-kit';
+import { createTestRedis, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildIntakeJob } from './support/build-job.js';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { startTestWorker, waitUntil, type TestWorker } from './support/worker.js';
 
 const OPERATOR = 'team@shop.example';

@@ -5,12 +5,11 @@
  * again once Redis works. The backoff is the worker's configuration
  * (INTAKE_REDIS_BACKOFF_MS, INTAKE_REDIS_BACKOFF_MAX_MS), set small here.
  */
-import { startOwnRedisServer, type OwnRedisServer, type TestRedis } from '@msa/test-kit';
+import { type OwnRedisServer, type SmtpSink, startOwnRedisServer, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildIntakeJob } from './support/build-job.js';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { startTestWorker, waitUntil, type TestWorker } from './support/worker.js';
 
 const OPERATOR = 'team@shop.example';

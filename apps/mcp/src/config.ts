@@ -15,8 +15,8 @@ const commaList = z
   );
 
 export const McpEnv = CommonEnv.extend({
-  MCP_PORT: z.coerce.number().int().min(0).max(65_535).default(8085).describe('HTTP port'),
-  MCP_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9085).describe('Internal port for /metrics and /healthz; never routed by the gateway nor published'),
+  MCP_PORT: z.coerce.number().int().min(0).max(65_535).default(8085).describe('HTTP port (0 = any free port)'),
+  MCP_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9085).describe('Admin port: /metrics and /healthz, no internal auth; never routed by the gateway nor published (0 = any free port)'),
   CATALOG_URL: serviceUrl(8081).describe('catalog service (products, pricing)'),
   SHOPS_URL: serviceUrl(8082).describe('shops service (public shops)'),
   REQUESTS_URL: serviceUrl(8083).describe('requests service (shop requests)'),

@@ -2,8 +2,8 @@ import { CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@m
 import { z } from 'zod';
 
 export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
-  REQUESTS_PORT: z.coerce.number().int().min(0).max(65_535).default(8083).describe('HTTP port'),
-  REQUESTS_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9083).describe('Internal port for /metrics and /healthz; never routed by the gateway nor published'),
+  REQUESTS_PORT: z.coerce.number().int().min(0).max(65_535).default(8083).describe('HTTP port (0 = any free port)'),
+  REQUESTS_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9083).describe('Admin port: /metrics and /healthz, no internal auth; never routed by the gateway nor published (0 = any free port)'),
   CATALOG_URL: z
     .url()
     .default('http://127.0.0.1:8081')

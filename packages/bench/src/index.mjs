@@ -3,6 +3,7 @@
 // is missed). Everything it starts is stopped again, and every Redis key it
 // wrote is deleted, also when a run fails or is interrupted.
 import os from 'node:os';
+import { startSmtpSink } from '@msa/test-kit/smtp-sink';
 import { Cluster, Redis } from 'ioredis';
 import { findRedisServerPid, formatCpu, measureIdle } from './cpu-watch.mjs';
 import { startBenchCluster } from './redis-cluster.mjs';
@@ -11,7 +12,6 @@ import { buildResults, gatewayFigures, writeResults } from './results.mjs';
 import { check, formatTable, info, isMiss } from './report.mjs';
 import { createRssSampler } from './rss-sampler.mjs';
 import { loadSettings } from './settings.mjs';
-import { startSmtpSink } from './smtp-sink.mjs';
 import { formatNumber as fmt } from './stats.mjs';
 
 const MB = 1024 * 1024;
@@ -279,7 +279,7 @@ export async function runBenchmarks() {
 
     if (settings.parts.includes('intake')) {
       const { runIntakeDrain } = await import('./intake-bench.mjs');
-      sink = await startSmtpSink();
+      sink = await startSmtpSink({ mode: 'count' });
       const drain = (label, processes, jobs) =>
         runIntakeDrain({
           root: settings.root,

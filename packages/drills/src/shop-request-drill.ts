@@ -3,6 +3,7 @@
 // "nothing lost, nothing twice, same key same answer, never a 500" concrete.
 import { randomBytes } from 'node:crypto';
 import { LIMITS } from '@msa/contracts';
+import type { ReceivedMail } from '@msa/test-kit';
 import { burst, describeAnswer, isRetryable, remainingOf, send, sendUntilCreated, type Answer, type Outcome } from './client.js';
 import { drillConfig } from './config.js';
 import { OPERATOR_EMAIL, type DrillSystem } from './drill-system.js';
@@ -144,11 +145,20 @@ interface Delivery {
   list: ListEntry[];
 }
 
+/** The `X-Shop-Request-Id` header both intake e-mails carry. */
+export function shopRequestIdOf(mail: ReceivedMail): string | undefined {
+  const header = mail.parsed.headers.get('x-shop-request-id');
+  return typeof header === 'string' ? header : undefined;
+}
+
 async function waitForDelivery(system: DrillSystem, ids: string[]): Promise<Delivery> {
   const deadline = Date.now() + drillConfig.deliveryDeadlineMs;
   for (;;) {
-    const operatorMails = system.smtp.mails.filter((m) => m.rcptTo.includes(OPERATOR_EMAIL) && m.shopRequestId && ids.includes(m.shopRequestId));
-    const mailed = new Set(operatorMails.map((m) => m.shopRequestId!));
+    const operatorMails = system.smtp.to(OPERATOR_EMAIL).flatMap((m) => {
+      const id = shopRequestIdOf(m);
+      return id && ids.includes(id) ? [id] : [];
+    });
+    const mailed = new Set(operatorMails);
     const list = await listEntries(system.redis);
     const listed = new Set(list.map((e) => e.requestId));
     if (ids.every((id) => mailed.has(id) && listed.has(id)) || Date.now() > deadline) {

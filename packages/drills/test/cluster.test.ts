@@ -16,7 +16,7 @@ import { listEntries, scanKeys } from '../src/facts.js';
 import { clusterOf, failoverSummary, killClusterMasterOf, type FailoverTiming } from '../src/failover.js';
 import type { DrillReport } from '../src/report.js';
 import { REPO_ROOT } from '../src/service-process.js';
-import { buildShopRequest, runShopRequestDrill } from '../src/shop-request-drill.js';
+import { buildShopRequest, runShopRequestDrill, shopRequestIdOf } from '../src/shop-request-drill.js';
 
 const RATE_LIMIT_PER_MINUTE = 40;
 const QUEUE_PREFIX = '{drill:intake}';
@@ -60,7 +60,7 @@ async function readyStatuses(): Promise<Record<string, number>> {
 async function waitForMail(requestId: string, timeoutMs = 15_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const count = system.smtp.mails.filter((m) => m.shopRequestId === requestId && m.rcptTo.includes(OPERATOR_EMAIL)).length;
+    const count = system.smtp.messages.filter((m) => shopRequestIdOf(m) === requestId && m.rcptTo.includes(OPERATOR_EMAIL)).length;
     if (count > 0 || Date.now() > deadline) return count;
     await sleep(100);
   }
@@ -129,7 +129,7 @@ describe('the system on a Redis Cluster', () => {
     expect(created.body?.sandbox).toBe(true);
     expect(read.status).toBe(200);
     expect(read.body?.id).toBe(id);
-    expect(system.smtp.mails.filter((m) => m.shopRequestId === id)).toEqual([]);
+    expect(system.smtp.messages.filter((m) => shopRequestIdOf(m) === id)).toEqual([]);
   });
 
   it('delivers a live shop request to the operator and the request list, and replays it for the same Idempotency-Key', async () => {

@@ -99,8 +99,15 @@ describe('describeEnv', () => {
   it('lists each variable with its description and default', () => {
     const rows = describeEnv(ServiceEnv);
 
-    expect(rows).toContainEqual({ name: 'SHOPS_PORT', description: 'HTTP port', default: 8082 });
+    expect(rows).toContainEqual({ name: 'SHOPS_PORT', description: 'HTTP port', default: 8082, required: false });
     expect(rows).toContainEqual(expect.objectContaining({ name: 'INTERNAL_AUTH_SECRET', default: undefined }));
+  });
+
+  it('tells a required variable from an optional one without a default', () => {
+    const rows = describeEnv(ServiceEnv);
+
+    expect(rows).toContainEqual(expect.objectContaining({ name: 'INTERNAL_AUTH_SECRET', required: true }));
+    expect(rows).toContainEqual(expect.objectContaining({ name: 'OTEL_EXPORTER_OTLP_ENDPOINT', default: undefined, required: false }));
   });
 });
 

@@ -10,7 +10,7 @@ export const CommonEnv = z.object({
     .default('http://localhost:8080')
     .transform((u) => u.replace(/\/+$/, ''))
     .describe('Public base URL used in every link the API returns'),
-  INTERNAL_AUTH_SECRET: z.string().min(32).describe('HS256 secret of the X-Internal-Auth JWT shared by all services'),
+  INTERNAL_AUTH_SECRET: z.string().min(32).describe('HS256 secret of the X-Internal-Auth JWT shared by all services (at least 32 characters)'),
   BIND_ADDRESS: z
     .string()
     .refine((v) => isIP(v) !== 0 || v === 'localhost', 'must be an IP address or localhost')
@@ -163,13 +163,15 @@ export function loadConfig<S extends z.ZodType>(
   );
 }
 
-/** The `.describe()` texts and defaults of an env schema, for a README table. */
-export function describeEnv(schema: z.ZodObject): { name: string; description: string; default?: unknown }[] {
+/**
+ * The `.describe()` texts and defaults of an env schema, for the README
+ * tables `pnpm docs:env` writes. `default` is the parsed value of an unset
+ * variable; `required` says that unset is refused.
+ */
+export function describeEnv(schema: z.ZodObject): { name: string; description: string; default?: unknown; required: boolean }[] {
   return Object.entries(schema.shape).map(([name, field]) => {
     const f = field as z.ZodType;
-    let def: unknown;
     const parsed = f.safeParse(undefined);
-    if (parsed.success) def = parsed.data;
-    return { name, description: f.description ?? '', default: def };
+    return { name, description: f.description ?? '', default: parsed.success ? parsed.data : undefined, required: !parsed.success };
   });
 }

@@ -2,23 +2,18 @@
 // /readyz on every service's port (the probes in docker-compose.yml and
 // infra/k8s), /metrics where Prometheus scrapes it, and never /metrics on the
 // gateway's public port.
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import type { RunningService } from '@msa/service-kit';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpSink, type SmtpSink } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../src/system.js';
 import { APPS, envSchemaOf, parseEnv } from './deploy-support.js';
 
 let system: System;
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let worker: RunningService | undefined;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({ authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], onData: (s, _session, cb) => s.resume().on('end', () => cb()) });
-  smtp.listen(0, '127.0.0.1');
-  await once(smtp.server, 'listening');
-  const { port } = smtp.server.address() as AddressInfo;
+  smtp = await startSmtpSink({ mode: 'count' });
   system = await startSystem({ name: 'deploy-probes' });
   // Started here rather than by the harness: it reads the worker's schema the
   // way the deploy tests do, refinements and all.
@@ -26,7 +21,7 @@ beforeAll(async () => {
   const config = parseEnv(await envSchemaOf('intake-worker'), {
     ...system.env,
     WORKER_PORT: '0',
-    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SMTP_URL: smtp.url,
     MAIL_FROM: 'Merch-Shop <noreply@merch.test>',
     OPERATOR_EMAIL: 'operator@merch.test',
   });
@@ -36,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.close();
   await system?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 function urlOf(app: string): string {

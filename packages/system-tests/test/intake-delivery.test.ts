@@ -1,49 +1,25 @@
 // Live shop requests through the gateway reach the operator and the contact
 // by e-mail and the internal request list; sandbox ones reach nobody.
-import { once } from 'node:events';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpSink, type SmtpSink } from '@msa/test-kit';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, startSystem, type System } from '../src/system.js';
 
 const OPERATOR = 'operator@merch.test';
 
-interface Received {
-  parsed: ParsedMail;
-  rcptTo: string[];
-}
-
 let system: System;
 let api: supertest.Agent;
-let smtp: SMTPServer;
-const received: Received[] = [];
+let smtp: SmtpSink;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    closeTimeout: 1_000,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((parsed) => {
-          received.push({ parsed, rcptTo: session.envelope.rcptTo.map((r) => r.address) });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  smtp.listen(0, '127.0.0.1');
-  await once(smtp.server, 'listening');
-  const { port } = smtp.server.address() as { port: number };
-  system = await startSystem({ name: 'intake-delivery', worker: { smtpUrl: `smtp://127.0.0.1:${port}`, operatorEmail: OPERATOR } });
+  smtp = await startSmtpSink();
+  system = await startSystem({ name: 'intake-delivery', worker: { smtpUrl: smtp.url, operatorEmail: OPERATOR } });
   api = supertest.agent(system.baseUrl);
 });
 
 afterAll(async () => {
   await system?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 function buildShopRequest(contactEmail: string) {
@@ -56,7 +32,7 @@ function buildShopRequest(contactEmail: string) {
 }
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-const mailsAbout = (id: string) => received.filter((m) => m.parsed.messageId?.startsWith(`<${id}.`));
+const mailsAbout = (id: string) => smtp.messages.filter((m) => m.parsed.messageId?.startsWith(`<${id}.`));
 
 async function listEntriesOf(id: string): Promise<Record<string, string>[]> {
   const entries = await system.redis.xrange(`${system.prefix}intake:list`, '-', '+');
@@ -121,7 +97,7 @@ describe('delivery of shop requests made through the gateway', () => {
     expect(created.status).toBe(201);
     expect(created.body.sandbox).toBe(true);
     expect(mailsAbout(created.body.id)).toHaveLength(0);
-    expect(received.filter((m) => m.rcptTo.includes('sandbox@gs-park.example'))).toHaveLength(0);
+    expect(smtp.to('sandbox@gs-park.example')).toHaveLength(0);
     expect(await listEntriesOf(created.body.id)).toHaveLength(0);
   });
 
@@ -134,6 +110,6 @@ describe('delivery of shop requests made through the gateway', () => {
 
     expect(created.status).toBe(201);
     expect(created.body.sandbox).toBe(true);
-    expect(received.filter((m) => m.rcptTo.includes('sandbox-path@gs-park.example'))).toHaveLength(0);
+    expect(smtp.to('sandbox-path@gs-park.example')).toHaveLength(0);
   });
 });

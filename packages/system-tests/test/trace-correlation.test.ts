@@ -1,9 +1,7 @@
 // One request, one story: the request id and the W3C trace id a caller sends
 // reach every service's log lines, the intake worker's, and the operator's
 // e-mail headers, so an operator can follow a shop request end to end.
-import { once } from 'node:events';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpSink, type SmtpSink } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, startSystem, type System } from '../src/system.js';
 
@@ -12,36 +10,20 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const REQUEST_ID = 'trace-correlation-1';
 
 let system: System;
-let smtp: SMTPServer;
-const received: ParsedMail[] = [];
+let smtp: SmtpSink;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((parsed) => {
-          received.push(parsed);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  smtp.listen(0, '127.0.0.1');
-  await once(smtp.server, 'listening');
-  const { port } = smtp.server.address() as { port: number };
+  smtp = await startSmtpSink();
   system = await startSystem({
     name: 'trace-correlation',
-    worker: { smtpUrl: `smtp://127.0.0.1:${port}`, operatorEmail: OPERATOR },
+    worker: { smtpUrl: smtp.url, operatorEmail: OPERATOR },
     captureLogs: true,
   });
 });
 
 afterAll(async () => {
   await system?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
@@ -73,10 +55,10 @@ describe('request and trace correlation', () => {
     });
     expect(res.status).toBe(201);
     expect(res.headers.get('x-request-id')).toBe(REQUEST_ID);
-    await waitUntil(() => received.length >= 2, 'both e-mails');
+    await waitUntil(() => smtp.received() >= 2, 'both e-mails');
     await waitUntil(() => system.logs.some((l) => l.service === 'intake-worker' && l.msg === 'shop request delivered'), 'the delivery log line');
 
-    const operator = received.find((m) => m.to && JSON.stringify(m.to).includes(OPERATOR));
+    const operator = smtp.messages.map((m) => m.parsed).find((m) => m.to && JSON.stringify(m.to).includes(OPERATOR));
     expect(operator?.headers.get('x-request-id')).toBe(REQUEST_ID);
     expect(String(operator?.headers.get('traceparent'))).toContain(`-${TRACE_ID}-`);
     for (const service of ['gateway', 'requests', 'intake-worker']) {
