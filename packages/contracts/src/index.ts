@@ -8,4 +8,6 @@ export * from './identity.js';
 export * from './internal.js';
 export * from './clients.js';
 export * from './deprecations.js';
+export * from './operations.js';
+export * from './openapi-examples.js';
 export * from './openapi.js';
