@@ -136,7 +136,45 @@ export function buildOpenApiDocument({ publicBaseUrl }: OpenApiOptions, table: r
     externalDocs: { url: `${publicBaseUrl}/developers`, description: 'Developer portal' },
   });
   const doc = addRateLimitResponses(document as unknown as OpenApiDocument);
-  return addResponseHeaders(doc, operations);
+  return describeInputDefaults(addResponseHeaders(doc, operations));
+}
+
+/** Every `#/components/schemas/<name>` reachable from a value, following references. */
+function reachableSchemas(value: unknown, schemas: Record<string, unknown>, seen = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) reachableSchemas(v, schemas, seen);
+  else if (value && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value)) {
+      const name = key === '$ref' && typeof v === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(v)?.[1] : undefined;
+      if (name && !seen.has(name)) {
+        seen.add(name);
+        reachableSchemas(schemas[name], schemas, seen);
+      } else reachableSchemas(v, schemas, seen);
+    }
+  }
+  return seen;
+}
+
+/**
+ * A schema only requests use states its defaults in words, not as `default`:
+ * generators such as openapi-typescript read `default` on a shared schema as
+ * "always present" and would make the caller send every defaulted field. In
+ * request bodies and parameters written inline the keyword stays.
+ */
+function describeInputDefaults(doc: OpenApiDocument): OpenApiDocument {
+  const schemas = ((doc.components as { schemas?: Record<string, unknown> } | undefined)?.schemas ?? {}) as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
+  const operations = Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item)) as { requestBody?: unknown; parameters?: unknown; responses?: unknown }[];
+  const inResponses = reachableSchemas(operations.map((op) => op.responses), schemas);
+  const inRequests = reachableSchemas(operations.map((op) => [op.requestBody, op.parameters]), schemas);
+  for (const name of inRequests) {
+    if (inResponses.has(name)) continue;
+    for (const property of Object.values(schemas[name]?.properties ?? {})) {
+      if (!('default' in property)) continue;
+      const said = `Default: \`${JSON.stringify(property.default)}\`.`;
+      property.description = property.description ? `${String(property.description)} ${said}` : said;
+      delete property.default;
+    }
+  }
+  return doc;
 }
 
 function headerSchema(name: ResponseHeader): Record<string, unknown> {
