@@ -20,8 +20,15 @@ export interface OperationExamples {
   responses?: Record<number, Examples>;
 }
 
-function errorExample(publicBaseUrl: string, code: keyof typeof ERROR_CODES, message: string, fields?: { field: string; message: string }[]) {
-  const { status, hint } = ERROR_CODES[code];
+interface ErrorDetail {
+  fields?: { field: string; message: string }[];
+  /** The hint the service gives in this case, where it says more than the code's general one. */
+  hint?: string;
+}
+
+function errorExample(publicBaseUrl: string, code: keyof typeof ERROR_CODES, message: string, detail: ErrorDetail = {}) {
+  const { status } = ERROR_CODES[code];
+  const { fields, hint = ERROR_CODES[code].hint } = detail;
   return {
     error: {
       code,
@@ -69,8 +76,7 @@ export const EXAMPLE_REQUESTS = {
 } as const;
 
 export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<OperationId, OperationExamples>> {
-  const error = (code: keyof typeof ERROR_CODES, message: string, fields?: { field: string; message: string }[]) =>
-    errorExample(publicBaseUrl, code, message, fields);
+  const error = (code: keyof typeof ERROR_CODES, message: string, detail?: ErrorDetail) => errorExample(publicBaseUrl, code, message, detail);
 
   const product = {
     handle: 'bio-t-shirt-unisex',
@@ -99,12 +105,16 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
     id: 'req_3f9a1c2b7d4e6f80',
     status: 'received',
     sandbox: true,
-    created_at: '2026-01-15T09:31:12Z',
+    created_at: '2026-01-15T09:31:12.000Z',
     organization: 'TSV Musterstadt',
     shop_name: 'TSV Musterstadt Fanshop',
     shop_type: 'b2c',
     products: [{ product: 'Bio T-Shirt Unisex', handle: 'bio-t-shirt-unisex', colors: ['Schwarz'], decoration: 'dtf', designs: 1, estimated_price_from: 19.9 }],
-    next_steps: `Sandbox request: validated and stored; nothing was sent to the operator. Read it back with GET ${publicBaseUrl}/sandbox/v1/shop-requests/req_3f9a1c2b7d4e6f80.`,
+    next_steps:
+      'Sandbox request: validated and stored; nothing was sent to the operator. ' +
+      `Read it back with GET ${publicBaseUrl}/sandbox/v1/shop-requests/req_3f9a1c2b7d4e6f80. ` +
+      `To submit it for real, send the same body to POST ${publicBaseUrl}/v1/shop-requests with a live key ` +
+      `(create one with POST ${publicBaseUrl}/v1/keys and mode "live").`,
     warnings: [],
     upstream: null,
   };
@@ -137,17 +147,24 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
         201: { sandbox: { value: result } },
         422: {
           invalid: {
-            value: error('validation_failed', 'The shop request has 2 problems; see error.fields.', [
-              { field: 'organization.email', message: 'must be a valid e-mail address' },
-              { field: 'products.0.designs.0.width_cm', message: 'Too big: expected number to be <=40' },
-            ]),
+            value: error('validation_failed', 'The shop request has 2 problems; see error.fields.', {
+              fields: [
+                { field: 'organization.email', message: 'must be a valid e-mail address' },
+                { field: 'products.0.designs.0.width_cm', message: 'Too big: expected number to be <=40' },
+              ],
+            }),
           },
         },
         429: {
           daily_limit: {
             value: error(
               'rate_limited',
-              `The daily limit of ${LIMITS.liveShopRequestsPerDay} live shop requests is reached; it resets at 2026-01-16T00:00:00.000Z.`,
+              `Daily limit reached: ${LIMITS.liveShopRequestsPerDay} live shop requests per day. The day resets at UTC midnight (2026-01-16T00:00:00.000Z).`,
+              {
+                hint:
+                  'Wait the seconds in `Retry-After`; the count starts again at UTC midnight. ' +
+                  `Meanwhile the sandbox accepts ${LIMITS.sandboxShopRequestsPerDay} shop requests a day.`,
+              },
             ),
           },
         },
