@@ -11,6 +11,7 @@ import {
   OPERATIONS,
   OPERATION_TAGS,
   RESPONSE_HEADERS,
+  SERVICE_UNAVAILABLE,
   publicOperations,
   type OperationDef,
   type ResponseHeader,
@@ -227,8 +228,6 @@ function addResponseHeaders(doc: OpenApiDocument, operations: readonly Operation
   return doc;
 }
 
-/** Operations without credentials that still need Redis, so can answer 503 during an outage. */
-const USES_DATA_STORE = new Set(['createApiKey', 'issueAccessToken', 'registerClient']);
 
 const FAILED_AUTH_NOTE =
   `Also after ${LIMITS.failedAuthPerIpPerMinute} failed authentications (unknown API key, invalid token, malformed credential) ` +
@@ -236,27 +235,22 @@ const FAILED_AUTH_NOTE =
 
 /**
  * The gateway limits every call per minute, documents included, so every
- * operation can answer 429; each 429 names its `Retry-After` header (spec §7).
- * Operations that read credentials also count failed authentications, and
- * can answer a retryable 503 when credentials or data cannot be checked.
+ * operation can answer 429 (spec §7). Operations that read credentials also
+ * count failed authentications, and can answer a retryable 503 when
+ * credentials cannot be checked; one that needs a data store without reading
+ * credentials lists its 503 in the table. `addResponseHeaders` names
+ * `Retry-After` on both.
  */
 function addRateLimitResponses(doc: OpenApiDocument): OpenApiDocument {
-  const retryAfter = { $ref: '#/components/headers/Retry-After' };
   const envelope = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item) as DocOperation[]) {
       if (!op.responses) continue;
-      op.responses['429'] ??= { description: 'Rate limit exceeded', content: envelope } as { headers?: Record<string, unknown> };
-      const tooMany = op.responses['429']!;
-      tooMany.headers = { ...tooMany.headers, 'Retry-After': retryAfter };
-      const readsCredentials = (op.security?.length ?? 0) > 0;
-      if (readsCredentials) tooMany.description = `${tooMany.description ?? 'Rate limit exceeded'}. ${FAILED_AUTH_NOTE}`;
-      if (!readsCredentials && !USES_DATA_STORE.has(op.operationId ?? '')) continue;
-      op.responses['503'] ??= {
-        description: 'Briefly unavailable (`service_unavailable`): a data store or the credential check did not answer. Retry after `Retry-After` seconds.',
-        content: envelope,
-        headers: { 'Retry-After': retryAfter },
-      } as { headers?: Record<string, unknown> };
+      op.responses['429'] ??= { description: 'Rate limit exceeded', content: envelope };
+      const tooMany = op.responses['429'];
+      if ((op.security?.length ?? 0) === 0) continue;
+      tooMany.description = `${tooMany.description ?? 'Rate limit exceeded'}. ${FAILED_AUTH_NOTE}`;
+      op.responses['503'] ??= { description: SERVICE_UNAVAILABLE, content: envelope };
     }
   }
   return doc;

@@ -104,6 +104,10 @@ export interface OperationDef {
   link?: { rel: string; title?: string };
 }
 
+/** The 503 of an operation whose data store or credential check did not answer. */
+export const SERVICE_UNAVAILABLE =
+  'Briefly unavailable (`service_unavailable`): a data store or the credential check did not answer. Retry after `Retry-After` seconds.';
+
 const IdempotencyHeader = z.object({
   'Idempotency-Key': z
     .string()
@@ -351,7 +355,7 @@ export const OPERATIONS = [
       'Creates an API key with a client id and secret that belong to it (same scopes, mode and limits). The secrets are shown once. Free, no approval.',
     request: { headers: IdempotencyHeader, body: json(ApiKeyRequest) },
     responses: { 201: { description: 'Credentials (secrets shown once)', content: json(ApiKey) } },
-    errors: { 400: 'Invalid request', 429: 'Too many keys from this address today' },
+    errors: { 400: 'Invalid request', 429: 'Too many keys from this address today', 503: SERVICE_UNAVAILABLE },
     headers: { '*': ['Idempotent-Replayed'], 201: ['Cache-Control'] },
     link: { rel: 'create_key', title: 'Create free credentials' },
   },
@@ -399,6 +403,7 @@ export const OPERATIONS = [
         "The RFC 6749 code is `error.code` of the API's envelope, the description `error.message`.",
       401: '`invalid_client`. Carries `WWW-Authenticate: Basic realm="msa"` only when the client tried HTTP Basic; a failed `client_secret_post` gets no challenge.',
       429: tokenBackoff,
+      503: SERVICE_UNAVAILABLE,
     },
     headers: { 200: ['Cache-Control'], 401: ['WWW-Authenticate'] },
     link: { rel: 'oauth_token', title: 'OAuth 2.0 token endpoint (client credentials)' },
@@ -417,7 +422,7 @@ export const OPERATIONS = [
     description: 'Registers an OAuth client for the client credentials grant; equivalent to `POST /v1/keys`, answered in RFC 7591 form.',
     request: { body: json(ClientRegistrationRequest) },
     responses: { 201: { description: 'Registered client', content: json(ClientRegistration) } },
-    errors: { 400: '`invalid_client_metadata`', 429: 'Too many registrations from this address today' },
+    errors: { 400: '`invalid_client_metadata`', 429: 'Too many registrations from this address today', 503: SERVICE_UNAVAILABLE },
     headers: { 201: ['Cache-Control'] },
     link: { rel: 'oauth_register', title: 'OAuth 2.0 dynamic client registration (RFC 7591)' },
   },

@@ -1,4 +1,4 @@
-import { BOUNDS, ERROR_CODE_LIST, LIMITS, OPERATION_IDS, SERVICE_FACTS } from '@msa/contracts';
+import { BOUNDS, ERROR_CODE_LIST, LIMITS, OPERATIONS, OPERATION_IDS, SERVICE_FACTS } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   buildOnboarding,
@@ -12,6 +12,7 @@ import {
 } from './documents.js';
 import { renderHtmlPage, slugify } from './html.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
+import { ASSET_PATHS, DOCUMENT_PATHS } from './router.js';
 import { buildServiceDocument } from './service-document.js';
 import { TemplateError, fillTemplate } from './template.js';
 
@@ -73,6 +74,14 @@ describe('figures in the documents', () => {
     expect(portal).toContain('| `POST /v1/shop-requests` |');
     expect(portal).toContain('| `GET /.well-known/jwks.json` |');
     expect(llms).toContain(`\`POST /v1/shop-requests\`; credentials required (scope \`requests:write\`)`);
+  });
+});
+
+describe('the operation table and the documents router', () => {
+  it('sends to the documents exactly the paths the router answers', () => {
+    const toDocs = OPERATIONS.filter((op) => op.service === 'docs').map((op) => op.path);
+
+    expect([...new Set(toDocs)].sort()).toEqual([...DOCUMENT_PATHS, ...ASSET_PATHS].sort());
   });
 });
 
