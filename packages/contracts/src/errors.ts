@@ -1,3 +1,4 @@
+import { BOUNDS } from './common.js';
 import { z } from './zod.js';
 
 /**
@@ -24,7 +25,7 @@ export const ERROR_CODES = {
   request_timeout: { status: 408, title: 'Request timeout', hint: 'Send the whole request without pausing; the connection was closed, so open a new one and retry.' },
   idempotency_key_reused: { status: 409, title: 'Idempotency key reused', hint: 'An `Idempotency-Key` belongs to one request body; use a new key for a different request.' },
   idempotency_key_in_use: { status: 409, title: 'Idempotent request in progress', hint: 'A request with this `Idempotency-Key` is still running; retry in a moment to get its response.' },
-  payload_too_large: { status: 413, title: 'Body too large', hint: 'Request bodies are limited to 100 kB; send logos by URL.' },
+  payload_too_large: { status: 413, title: 'Body too large', hint: `Request bodies are limited to ${BOUNDS.bodyMaxBytes / 1024} kB; send logos by URL.` },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', hint: 'Send `Content-Type: application/json`.' },
   validation_failed: { status: 422, title: 'Validation failed', hint: 'Fix each entry of `error.fields` and send the request again.' },
   rate_limited: { status: 429, title: 'Rate limit exceeded', hint: 'Wait the number of seconds in `Retry-After`; credentials raise the per-minute limit.' },

@@ -9,4 +9,6 @@ export * from './internal.js';
 export * from './mcp-tools.js';
 export * from './clients.js';
 export * from './deprecations.js';
+export * from './operations.js';
+export * from './openapi-examples.js';
 export * from './openapi.js';

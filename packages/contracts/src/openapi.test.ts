@@ -111,6 +111,37 @@ describe('buildOpenApiDocument', () => {
     expect(responses('getVersioningPolicy')['503']).toBeUndefined();
   });
 
+  it('documents the headers every response carries, as references to components.headers', () => {
+    const headers = (doc.components as { headers: Record<string, { description: string }> }).headers;
+    const responses = operations(doc).flatMap(({ op }) => Object.values(op.responses as Record<string, { headers?: Record<string, { $ref: string }> }>));
+
+    expect(responses.length).toBeGreaterThan(50);
+    for (const response of responses) {
+      for (const name of ['API-Version', 'X-Request-Id', 'RateLimit-Policy', 'RateLimit']) {
+        expect(response.headers?.[name]).toEqual({ $ref: `#/components/headers/${name}` });
+      }
+    }
+    expect(Object.keys(headers)).toEqual(expect.arrayContaining(['API-Version', 'X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After', 'Idempotent-Replayed']));
+  });
+
+  it('documents Location and Idempotent-Replayed on a created shop request, and Retry-After on every 429', () => {
+    const responses = (id: OperationId) => operation(doc, id).responses as Record<string, { headers?: Record<string, unknown> }>;
+
+    expect(Object.keys(responses('createShopRequest')['201']!.headers ?? {})).toEqual(expect.arrayContaining(['Location', 'Idempotent-Replayed']));
+    expect(responses('createApiKey')['201']!.headers).toHaveProperty('Idempotent-Replayed');
+    for (const id of OPERATION_IDS) expect(responses(id)['429']!.headers).toHaveProperty('Retry-After');
+  });
+
+  it('describes every operation, names its tags at the top and carries a license', () => {
+    const tags = (doc.tags as { name: string; description: string }[]).map((t) => t.name);
+
+    for (const { op } of operations(doc)) {
+      expect(op.description).toEqual(expect.any(String));
+      for (const tag of op.tags as string[]) expect(tags).toContain(tag);
+    }
+    expect(doc.info.license).toMatchObject({ name: expect.any(String) });
+  });
+
   it('lists production and the sandbox as servers', () => {
     expect(doc.servers?.map((s) => s.url)).toEqual([BASE_URL, `${BASE_URL}/sandbox`]);
   });

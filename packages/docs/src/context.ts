@@ -1,3 +1,5 @@
+import type { SandboxForm } from '@msa/contracts';
+
 /**
  * Who a document is rendered for: the public base URL of the deployment and
  * whether the reader arrived on the sandbox. Every link in every document is
@@ -72,4 +74,25 @@ export function docUrls({ publicBaseUrl, sandbox }: DocContext): DocUrls {
     mcpProtectedResourceMetadata: `${wellKnown('oauth-protected-resource')}/mcp`,
     jwks: `${root}/.well-known/jwks.json`,
   };
+}
+
+/** What the documents need of an operation-table entry to link to it. */
+export interface LinkableOperation {
+  path: string;
+  sandbox: SandboxForm;
+}
+
+/**
+ * An operation's address for this reader. A mirrored path lives under the
+ * reader's base; OAuth metadata takes `/sandbox` after its well-known name
+ * (RFC 8414 / RFC 9728 path insertion); a shared resource has one address.
+ */
+export function operationHref(u: DocUrls, op: LinkableOperation): string {
+  if (op.sandbox === 'mirrored') return `${u.base}${op.path}`;
+  const onSandbox = u.base !== u.root;
+  if (op.sandbox === 'path-insertion' && onSandbox) {
+    const [, wellKnown, name, ...rest] = op.path.split('/');
+    return [u.root, wellKnown, name, 'sandbox', ...rest].join('/');
+  }
+  return `${u.root}${op.path}`;
 }

@@ -1,4 +1,4 @@
-import { ERROR_CODE_LIST, LIMITS, OPERATION_IDS } from '@msa/contracts';
+import { BOUNDS, ERROR_CODE_LIST, LIMITS, OPERATIONS, OPERATION_IDS, SERVICE_FACTS } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   buildOnboarding,
@@ -12,6 +12,7 @@ import {
 } from './documents.js';
 import { renderHtmlPage, slugify } from './html.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
+import { ASSET_PATHS, DOCUMENT_PATHS } from './router.js';
 import { buildServiceDocument } from './service-document.js';
 import { TemplateError, fillTemplate } from './template.js';
 
@@ -54,6 +55,33 @@ describe('Markdown documents', () => {
 
     expect(text).toContain(`${BASE}/agents.md`);
     expect(text).not.toContain(`${BASE}//`);
+  });
+});
+
+describe('figures in the documents', () => {
+  it('states the reply time, idempotency window and body limit from contracts', () => {
+    const reply = `within ${SERVICE_FACTS.replyWithinHours} hours`;
+
+    for (const render of [renderLlmsTxt, renderAgentsMd, renderDevelopersMarkdown]) expect(render(production)).toContain(reply);
+    expect(renderAgentsMd(production)).toContain(`within ${LIMITS.idempotencyWindowSeconds / 3600} hours`);
+    expect(renderDevelopersMarkdown(production)).toContain(`| Request body | max ${BOUNDS.bodyMaxBytes / 1024} kB |`);
+  });
+
+  it('lists every operation of the specification in the portal endpoint table and in llms.txt', () => {
+    const portal = renderDevelopersMarkdown(production);
+    const llms = renderLlmsTxt(production);
+
+    expect(portal).toContain('| `POST /v1/shop-requests` |');
+    expect(portal).toContain('| `GET /.well-known/jwks.json` |');
+    expect(llms).toContain(`\`POST /v1/shop-requests\`; credentials required (scope \`requests:write\`)`);
+  });
+});
+
+describe('the operation table and the documents router', () => {
+  it('sends to the documents exactly the paths the router answers', () => {
+    const toDocs = OPERATIONS.filter((op) => op.service === 'docs').map((op) => op.path);
+
+    expect([...new Set(toDocs)].sort()).toEqual([...DOCUMENT_PATHS, ...ASSET_PATHS].sort());
   });
 });
 

@@ -1,19 +1,21 @@
 // Renders every Markdown document for one reader (base URL, sandbox or not).
 // The sources live in content/*.md with {{PLACEHOLDER}}s; the values and the
 // generated blocks (tables, lists) come from here.
-import { API_VERSION, DEPRECATIONS, LIMITS, SERVICE_PREFIX } from '@msa/contracts';
-import { docUrls, type DocContext, type DocUrls } from './context.js';
+import { API_VERSION, DEPRECATIONS, LIMITS, OPERATIONS, SERVICE_FACTS, SERVICE_PREFIX, type OperationDef } from '@msa/contracts';
+import { docUrls, operationHref, type DocContext, type DocUrls } from './context.js';
 import {
+  BODY_LIMIT_KB,
   DEPRECATION_NOTICE_DAYS,
   SERVICE_DESCRIPTION,
   errorCodeDocs,
   freeTierLimits,
   limitRows,
+  listedOperations,
   scopeList,
   zeroAuthEndpoints,
 } from './facts.js';
 import { MCP_PROTOCOL_VERSIONS, MCP_RESOURCES, MCP_TOOLS } from './mcp-surface.js';
-import { buildServiceDocument } from './service-document.js';
+import { LINK_AUTH, buildServiceDocument } from './service-document.js';
 import { fillTemplate, loadSource } from './template.js';
 
 function environmentNote(ctx: DocContext, u: DocUrls): string {
@@ -48,8 +50,34 @@ function deprecationList(): string {
   return DEPRECATIONS.map((d) => `- \`${d.method} ${d.path}\`: deprecated ${d.deprecatedAt}, sunset ${d.sunset}; notice: ${d.notice}`).join('\n');
 }
 
-/** Every placeholder a source may use, for one reader. */
-export function templateVars(ctx: DocContext): Record<string, string | number> {
+function credentialsOf(op: OperationDef): string {
+  const scope = op.scope ? ` (scope \`${op.scope}\`)` : '';
+  return `${LINK_AUTH[op.auth]}${scope}`;
+}
+
+const CREDENTIALS_WORDS: Record<OperationDef['auth'], string> = { none: 'no credentials', open: 'credentials optional', required: 'credentials required' };
+
+/** The endpoint table of the portal: every operation and document the API serves. */
+function endpointRows(u: DocUrls, table: readonly OperationDef[]): string {
+  return listedOperations(table)
+    .map((op) => `| \`${op.method} ${op.path}\` | [${cell(op.link?.title ?? op.summary)}](${operationHref(u, op)}) | ${credentialsOf(op)} |`)
+    .join('\n');
+}
+
+/** The API operations for agents, one line each: where, how, with what credentials, and what it does. */
+function operationList(u: DocUrls, table: readonly OperationDef[]): string {
+  return table
+    .filter((op) => op.kind === 'operation' && op.tag !== 'Meta')
+    .map((op) => {
+      const query = Object.keys(op.request?.query?.shape ?? {});
+      const queryText = query.length ? `; query ${query.map((q) => `\`${q}\``).join(', ')}` : '';
+      return `- [${op.summary}](${operationHref(u, op)}): \`${op.method} ${op.path}\`${queryText}; ${CREDENTIALS_WORDS[op.auth]}${op.scope ? ` (scope \`${op.scope}\`)` : ''}. ${op.description}`;
+    })
+    .join('\n');
+}
+
+/** Every placeholder a source may use, for one reader; `table` is the operation table (a test passes its own). */
+export function templateVars(ctx: DocContext, table: readonly OperationDef[] = OPERATIONS): Record<string, string | number> {
   const u = docUrls(ctx);
   const limits = limitRows()
     .map((r) => `| ${cell(r.name)} | ${cell(r.value)} |`)
@@ -57,7 +85,7 @@ export function templateVars(ctx: DocContext): Record<string, string | number> {
   const scopes = scopeList()
     .map((s) => `| \`${s.scope}\` | ${cell(s.description)} |`)
     .join('\n');
-  const serviceDoc = buildServiceDocument(ctx);
+  const serviceDoc = buildServiceDocument(ctx, table);
   return {
     BASE_URL: u.base,
     PUBLIC_BASE_URL: u.production,
@@ -91,6 +119,8 @@ export function templateVars(ctx: DocContext): Record<string, string | number> {
     LOGO_MAX_MB: LIMITS.logoMaxBytes / (1024 * 1024),
     TOKEN_LIFETIME_MINUTES: LIMITS.accessTokenLifetimeSeconds / 60,
     IDEMPOTENCY_HOURS: LIMITS.idempotencyWindowSeconds / 3600,
+    REPLY_WITHIN_HOURS: SERVICE_FACTS.replyWithinHours,
+    BODY_LIMIT_KB,
     DEPRECATION_NOTICE_DAYS,
     LIMITS_ROWS: limits,
     SCOPE_ROWS: scopes,
@@ -100,16 +130,25 @@ export function templateVars(ctx: DocContext): Record<string, string | number> {
     MCP_CLIENT_CONFIG: mcpClientConfig(u),
     ERROR_CODE_SECTIONS: errorCodeSections(u.production),
     DEPRECATION_LIST: deprecationList(),
-    ZERO_AUTH_LIST: zeroAuthEndpoints(u)
+    ZERO_AUTH_LIST: zeroAuthEndpoints(u, table)
       .map((e) => `- \`${e.method} ${e.path}\`: ${e.what} (${e.href})`)
       .join('\n'),
     LINK_LIST: Object.entries(serviceDoc.links)
       .map(([rel, link]) => `- **${rel}**: \`${link.method}\` ${link.href} (${link.title}; auth: ${link.auth}${link.scope ? `, scope \`${link.scope}\`` : ''})`)
       .join('\n'),
+    ENDPOINT_ROWS: endpointRows(u, table),
+    OPERATION_LIST: operationList(u, table),
+    IDEMPOTENT_OPERATIONS: table
+      .filter((op) => op.idempotent)
+      .map((op) => `\`${op.method} ${op.path}\``)
+      .join(', '),
   };
 }
 
-const render = (source: string) => (ctx: DocContext) => fillTemplate(loadSource(source), templateVars(ctx));
+const render =
+  (source: string) =>
+  (ctx: DocContext, table: readonly OperationDef[] = OPERATIONS) =>
+    fillTemplate(loadSource(source), templateVars(ctx, table));
 
 /** `/llms.txt` (llmstxt.org shape). */
 export const renderLlmsTxt = render('llms.md');
@@ -169,7 +208,7 @@ function curlRegister(u: DocUrls): string {
 }
 
 /** `/v1/onboarding` and `GET /v1/keys` as JSON. */
-export function buildOnboarding(ctx: DocContext) {
+export function buildOnboarding(ctx: DocContext, table: readonly OperationDef[] = OPERATIONS) {
   const u = docUrls(ctx);
   return {
     title: 'Onboarding: Merch-Shop Agent API',
@@ -217,7 +256,7 @@ export function buildOnboarding(ctx: DocContext) {
     sandbox_base_url: u.sandbox,
     production_base_url: u.production,
     sandbox_behaviour: 'Every endpoint exists under the sandbox base address with the same shapes; a shop request is validated and stored, never sent.',
-    zero_auth_endpoints: zeroAuthEndpoints(u),
+    zero_auth_endpoints: zeroAuthEndpoints(u, table),
     mcp: { href: u.mcp, credentials: 'optional; without them create_shop_request stays on the sandbox' },
     links: {
       self: u.onboarding,

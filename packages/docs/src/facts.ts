@@ -1,14 +1,25 @@
 // The facts the documents state, derived from contracts so a changed limit,
 // scope or error code changes every document with it.
-import { BOUNDS, ERROR_CODES, ERROR_CODE_LIST, LIMITS, SCOPES, SCOPE_DESCRIPTIONS, type ErrorCode } from '@msa/contracts';
-import type { DocUrls } from './context.js';
+import {
+  BOUNDS,
+  ERROR_CODES,
+  ERROR_CODE_LIST,
+  LIMITS,
+  OPERATIONS,
+  SCOPES,
+  SCOPE_DESCRIPTIONS,
+  SERVICE_FACTS,
+  type ErrorCode,
+  type OperationDef,
+} from '@msa/contracts';
+import { operationHref, type DocUrls } from './context.js';
 
 export const SERVICE_NAME = 'Merch-Shop Agent API';
 
 export const SERVICE_DESCRIPTION =
   'Free, branded merch shops for schools, clubs, companies, craft businesses and restaurants in Germany and Austria. ' +
   'Read the catalog of printable base products with gross prices, list public shops, get free credentials, and submit a shop request ' +
-  'that the operator team turns into a live shop within 48 hours. Prices are gross EUR incl. 19 % VAT unless a field is named `netto`.';
+  `that the operator team turns into a live shop within ${SERVICE_FACTS.replyWithinHours} hours. Prices are gross EUR incl. 19 % VAT unless a field is named \`netto\`.`;
 
 export const DEPRECATION_NOTICE_DAYS = 180;
 
@@ -103,29 +114,17 @@ export interface Endpoint {
   what: string;
 }
 
+/** The operations the endpoint lists name, in table order; images and icons are only linked to, never called. */
+export function listedOperations(table: readonly OperationDef[] = OPERATIONS): OperationDef[] {
+  return table.filter((op) => op.tag !== 'Assets');
+}
+
 /** The calls that work without any credentials (spec §5.5). */
-export function zeroAuthEndpoints(u: DocUrls): Endpoint[] {
-  const e = (method: string, path: string, href: string, what: string): Endpoint => ({ method, path, href, what });
-  return [
-    e('GET', '/v1/products', u.products, 'List and search products (higher rate limit with credentials)'),
-    e('GET', '/v1/products/{handle}', `${u.products}/{handle}`, 'One product'),
-    e('GET', '/v1/pricing', u.pricing, 'Pricing overview'),
-    e('GET', '/v1/shops', u.shops, 'Public shops'),
-    e('POST', '/v1/keys', u.keys, 'Create credentials'),
-    e('GET', '/v1/keys', u.keys, 'This onboarding document'),
-    e('GET', '/v1/onboarding', u.onboarding, 'This onboarding document'),
-    e('GET', '/v1/versioning', u.versioning, 'Versioning policy'),
-    e('POST', '/oauth/token', u.oauthToken, 'Access token (client authentication in the request)'),
-    e('POST', '/oauth/register', u.oauthRegister, 'OAuth client registration'),
-    e('POST', '/mcp', u.mcp, 'MCP endpoint (credentials optional; without them shop requests stay on the sandbox)'),
-    e('GET', '/', `${u.base}/`, 'Service document'),
-    e('GET', '/openapi.json', u.openapi, 'OpenAPI 3.1 document'),
-    e('GET', '/llms.txt', u.llmsTxt, 'Agent instructions'),
-    e('GET', '/agents.md', u.agentsMd, 'How agents should act'),
-    e('GET', '/developers', u.developers, 'Developer portal'),
-    e('GET', '/.well-known/oauth-authorization-server', u.authorizationServerMetadata, 'Authorization server metadata'),
-    e('GET', '/.well-known/oauth-protected-resource', u.protectedResourceMetadata, 'Protected resource metadata'),
-    e('GET', '/.well-known/oauth-protected-resource/mcp', u.mcpProtectedResourceMetadata, 'Protected resource metadata of the MCP endpoint'),
-    e('GET', '/.well-known/jwks.json', u.jwks, 'Token signing keys'),
-  ];
+export function zeroAuthEndpoints(u: DocUrls, table: readonly OperationDef[] = OPERATIONS): Endpoint[] {
+  return listedOperations(table)
+    .filter((op) => op.auth !== 'required')
+    .map((op) => {
+      const what = op.link?.title ?? op.summary;
+      return { method: op.method, path: op.path, href: operationHref(u, op), what: op.auth === 'open' ? `${what}; credentials optional` : what };
+    });
 }

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, type OpenApiDocument } from '@msa/contracts';
+import { OPERATIONS, buildOpenApiDocument, type OpenApiDocument, type OperationDef } from '@msa/contracts';
 import { docUrls, normalizeBaseUrl, type DocContext } from './context.js';
 
 const cache = new Map<string, OpenApiDocument>();
@@ -8,17 +8,18 @@ const cache = new Map<string, OpenApiDocument>();
  * each (base URL, sandbox) pair is built once. On the sandbox the sandbox
  * server comes first, so tools that pick `servers[0]` stay on the sandbox.
  */
-export function openApiFor(ctx: DocContext): OpenApiDocument {
+export function openApiFor(ctx: DocContext, table: readonly OperationDef[] = OPERATIONS): OpenApiDocument {
   const key = `${normalizeBaseUrl(ctx.publicBaseUrl)}|${ctx.sandbox}`;
-  let doc = cache.get(key);
+  // Only the real table is cached: a test's own table must not be served from, or into, the cache.
+  let doc = table === OPERATIONS ? cache.get(key) : undefined;
   if (!doc) {
-    const built = buildOpenApiDocument({ publicBaseUrl: normalizeBaseUrl(ctx.publicBaseUrl) });
+    const built = buildOpenApiDocument({ publicBaseUrl: normalizeBaseUrl(ctx.publicBaseUrl) }, table);
     if (ctx.sandbox && built.servers) {
       const sandboxUrl = docUrls(ctx).sandbox;
       built.servers = [...built.servers].sort((a, b) => Number(b.url === sandboxUrl) - Number(a.url === sandboxUrl));
     }
     doc = built;
-    cache.set(key, doc);
+    if (table === OPERATIONS) cache.set(key, doc);
   }
   return doc;
 }
@@ -40,8 +41,8 @@ function authOf(op: OperationLike): string {
 }
 
 /** `/openapi.json` for Markdown readers: the operation list, pointing at the JSON for schemas. */
-export function renderOpenApiMarkdown(ctx: DocContext): string {
-  const doc = openApiFor(ctx);
+export function renderOpenApiMarkdown(ctx: DocContext, table: readonly OperationDef[] = OPERATIONS): string {
+  const doc = openApiFor(ctx, table);
   const u = docUrls(ctx);
   const rows: string[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {

@@ -1,0 +1,591 @@
+// Every public operation and every other route the gateway serves, written
+// once. OpenAPI builds its paths from this table, the gateway its route
+// table, and the documents their links, endpoint tables and zero-auth list,
+// so adding an entry here is what adds an operation everywhere.
+import type { ZodType } from 'zod';
+import { LIMITS, type Scope } from './common.js';
+import { Pricing, Product, ProductHandleParams, ProductList, ProductListQuery } from './catalog.js';
+import { ShopList, ShopListQuery } from './shops.js';
+import { ShopRequestBody, ShopRequestIdParams, ShopRequestResult } from './shop-requests.js';
+import {
+  ApiKey,
+  ApiKeyRequest,
+  ClientRegistration,
+  ClientRegistrationRequest,
+  Principal,
+  TokenRequest,
+  TokenResponse,
+} from './identity.js';
+import { z } from './zod.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** The service that answers; `docs` is the documents router inside the gateway. */
+export type OperationService = 'catalog' | 'shops' | 'requests' | 'identity' | 'mcp' | 'docs';
+
+/** `none`: credentials are not read; `open`: optional, used when given; `required`: 401 without. */
+export type OperationAuth = 'none' | 'open' | 'required';
+
+/**
+ * Where the sandbox copy lives. `mirrored`: at `<base>/sandbox<path>`;
+ * `path-insertion`: OAuth metadata, with `/sandbox` after the well-known name
+ * (RFC 8414 / RFC 9728); `shared`: one resource for both environments.
+ */
+export type SandboxForm = 'mirrored' | 'path-insertion' | 'shared';
+
+/** The headers a response can carry, documented once as `components.headers`. */
+export const RESPONSE_HEADERS = {
+  'API-Version': 'The API version of this response (`1`); the path prefix `/v1` names it too.',
+  'X-Request-Id': 'The id of this request: the caller\'s `X-Request-Id` if it sent a valid one, else a new one. Quote it when reporting a problem.',
+  'RateLimit-Policy': 'The policy that counted this request (IETF draft), e.g. `"per-minute";q=300;w=60`.',
+  RateLimit: 'What is left of that policy (IETF draft): remaining requests `r` and seconds to the reset `t`.',
+  'Retry-After': 'Seconds to wait before the next attempt.',
+  'Idempotent-Replayed': '`true` when this is the stored first response to an earlier request with the same `Idempotency-Key` and body.',
+  Location: 'The URL of the created resource.',
+  ETag: 'Version of the representation; send it back in `If-None-Match` to get `304` while it is unchanged.',
+  'Cache-Control': 'How long the answer may be cached.',
+  'WWW-Authenticate': 'The authentication challenge: which credentials to send and where the resource metadata (RFC 9728) is.',
+} as const;
+export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
+
+/** The headers every response carries, errors included. */
+export const COMMON_RESPONSE_HEADERS = ['API-Version', 'X-Request-Id', 'RateLimit-Policy', 'RateLimit'] as const satisfies readonly ResponseHeader[];
+
+export const OPERATION_TAGS = {
+  Catalog: 'Printable base products and their prices',
+  Shops: 'The public merch shops',
+  'Shop requests': 'Requests for a new merch shop, and their stored status',
+  Credentials: 'Free self-serve API keys and who they belong to',
+  OAuth: 'OAuth 2.0 client credentials: tokens, registration and metadata',
+  MCP: 'The Model Context Protocol endpoint',
+  Meta: 'Documents for agents and developers',
+  Assets: 'Images and icons the documents and catalog link to',
+} as const;
+export type OperationTag = keyof typeof OPERATION_TAGS;
+
+export interface OperationResponse {
+  description: string;
+  /** Media type to schema; no content for `202`/`304`. */
+  content?: Record<string, ZodType>;
+}
+
+export interface OperationDef {
+  id: string;
+  /** `operation`: a public operation of the specification, in OpenAPI; `route`: served, but not an API operation. */
+  kind: 'operation' | 'route';
+  method: HttpMethod;
+  /** Further methods the gateway routes to the same service (the MCP transport's GET and DELETE); not in OpenAPI. */
+  alsoMethods?: readonly HttpMethod[];
+  /** OpenAPI form: literal segments, `{param}`, or a trailing `/*` for a prefix (routes only). */
+  path: string;
+  service: OperationService;
+  auth: OperationAuth;
+  scope?: Scope;
+  /** True when a repeat with the same `Idempotency-Key` and body replays the first response. */
+  idempotent: boolean;
+  sandbox: SandboxForm;
+  tag: OperationTag;
+  summary: string;
+  description: string;
+  request?: {
+    query?: z.ZodObject;
+    params?: z.ZodObject;
+    headers?: z.ZodObject;
+    /** Media type to schema. */
+    body?: Record<string, ZodType>;
+  };
+  /** Success answers by status. */
+  responses: Record<number, OperationResponse>;
+  /** Error answers by status, each an error envelope. */
+  errors: Record<number, string>;
+  /** Headers this operation's answers send besides the common ones, by status (`*` for every answer). */
+  headers: Partial<Record<number | '*', readonly ResponseHeader[]>>;
+  /** Its entry in the service document: link name and title (the summary when left out). */
+  link?: { rel: string; title?: string };
+}
+
+/** The 503 of an operation whose data store or credential check did not answer. */
+export const SERVICE_UNAVAILABLE =
+  'Briefly unavailable (`service_unavailable`): a data store or the credential check did not answer. Retry after `Retry-After` seconds.';
+
+const IdempotencyHeader = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({
+      description: `Same key and body within ${LIMITS.idempotencyWindowSeconds / 3600} h replays the first response (\`Idempotent-Replayed: true\`).`,
+    }),
+});
+
+const FreeForm = z.record(z.string(), z.unknown());
+const JsonRpc = z.union([FreeForm, z.array(FreeForm)]);
+const json = (schema: ZodType) => ({ 'application/json': schema });
+
+/** A document served as JSON, and as Markdown on `Accept: text/markdown`. */
+function documentOperation<const Id extends string>(
+  id: Id,
+  path: string,
+  summary: string,
+  description: string,
+  link: OperationDef['link'],
+): OperationDef & { id: Id; kind: 'operation' } {
+  return {
+    id,
+    kind: 'operation',
+    method: 'GET',
+    path,
+    service: 'docs',
+    auth: 'none',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Meta',
+    summary,
+    description,
+    responses: { 200: { description: summary, content: { 'application/json': FreeForm, 'text/markdown': z.string() } } },
+    errors: {},
+    headers: { 200: ['ETag', 'Cache-Control'] },
+    link,
+  };
+}
+
+/** A route the gateway serves that is not an API operation of the specification. */
+function route<const Id extends string>(
+  def: Omit<OperationDef, 'id' | 'kind' | 'idempotent' | 'errors' | 'headers' | 'responses'> & { id: Id } & Partial<Pick<OperationDef, 'responses'>>,
+): OperationDef & { id: Id; kind: 'route' } {
+  return { kind: 'route', idempotent: false, errors: {}, headers: {}, responses: {}, ...def };
+}
+
+const tokenBackoff =
+  `Token requests for this \`client_id\` are paused after ${LIMITS.tokenFailuresBeforeBackoff} wrong client secrets in a row; ` +
+  `each further wrong secret doubles the pause (${LIMITS.tokenBackoffBaseSeconds} s up to ${LIMITS.tokenBackoffMaxSeconds / 60} min), a success ends the series. ` +
+  'Also the anonymous per-minute limit.';
+
+/**
+ * The table. Order matters to the gateway, whose first matching route wins:
+ * a more specific prefix comes before a shorter one.
+ */
+export const OPERATIONS = [
+  {
+    id: 'listProducts',
+    kind: 'operation',
+    method: 'GET',
+    path: '/v1/products',
+    service: 'catalog',
+    auth: 'open',
+    scope: 'catalog:read',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Catalog',
+    summary: 'List printable base products',
+    description:
+      `Searches and pages the catalog (\`limit\` 1–${LIMITS.listProductsLimitMax}, default ${LIMITS.listProductsLimitDefault}). Every term of \`q\` must match; the best matches come first (a term in the title, then in the type, the tags, the description; whole words before parts of words), equal ones in catalog order. Prices are gross EUR incl. VAT unless a field is named \`netto\`.`,
+    request: { query: ProductListQuery },
+    responses: {
+      200: { description: 'Products', content: json(ProductList) },
+      304: { description: 'Not modified (If-None-Match)' },
+    },
+    errors: { 400: 'A query parameter breaks its bound', 502: 'Catalog source unavailable' },
+    headers: { 200: ['ETag', 'Cache-Control'], 304: ['ETag'] },
+    link: { rel: 'products', title: 'List and search printable base products' },
+  },
+  {
+    id: 'getProduct',
+    kind: 'operation',
+    method: 'GET',
+    path: '/v1/products/{handle}',
+    service: 'catalog',
+    auth: 'open',
+    scope: 'catalog:read',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Catalog',
+    summary: 'One product with from-price and volume tiers',
+    description: 'One product by its handle from `GET /v1/products`: colors, sizes, decoration, the printed from-price and the volume tiers.',
+    request: { params: ProductHandleParams },
+    responses: {
+      200: { description: 'Product', content: json(Product) },
+      304: { description: 'Not modified (If-None-Match)' },
+    },
+    errors: { 400: 'Invalid handle', 404: 'Product not found (`product_not_found`)' },
+    headers: { 200: ['ETag', 'Cache-Control'], 304: ['ETag'] },
+    link: { rel: 'product', title: 'One product by handle' },
+  },
+  {
+    id: 'getPricing',
+    kind: 'operation',
+    method: 'GET',
+    path: '/v1/pricing',
+    service: 'catalog',
+    auth: 'open',
+    scope: 'catalog:read',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Catalog',
+    summary: 'Pricing overview: free setup, no minimum order',
+    description: 'What a merch shop costs: shop setup is free, the minimum order quantity is 1, and every product with its printed from-price.',
+    responses: { 200: { description: 'Pricing', content: json(Pricing) } },
+    errors: {},
+    headers: { 200: ['ETag', 'Cache-Control'] },
+    link: { rel: 'pricing', title: 'Pricing overview' },
+  },
+  // The more specific image path first: the first matching route wins.
+  route({
+    id: 'getShopImage',
+    method: 'GET',
+    path: '/images/shops/*',
+    service: 'shops',
+    auth: 'none',
+    sandbox: 'mirrored',
+    tag: 'Assets',
+    summary: 'Image of a public shop',
+    description: 'The image a public shop links to in `GET /v1/shops`.',
+  }),
+  route({
+    id: 'getProductImage',
+    method: 'GET',
+    path: '/images/*',
+    service: 'catalog',
+    auth: 'none',
+    sandbox: 'mirrored',
+    tag: 'Assets',
+    summary: 'Image of a product',
+    description: 'The image a product links to in its `image` field.',
+  }),
+  {
+    id: 'listPublicShops',
+    kind: 'operation',
+    method: 'GET',
+    path: '/v1/shops',
+    service: 'shops',
+    auth: 'open',
+    scope: 'shops:read',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Shops',
+    summary: 'Public merch shops',
+    description: 'The merch shops that chose to be listed publicly, optionally of one category.',
+    request: { query: ShopListQuery },
+    responses: { 200: { description: 'Shops', content: json(ShopList) } },
+    errors: { 400: 'Unknown category' },
+    headers: { 200: ['ETag', 'Cache-Control'] },
+    link: { rel: 'shops', title: 'Public merch shops' },
+  },
+  {
+    id: 'createShopRequest',
+    kind: 'operation',
+    method: 'POST',
+    path: '/v1/shop-requests',
+    service: 'requests',
+    auth: 'required',
+    scope: 'requests:write',
+    idempotent: true,
+    sandbox: 'mirrored',
+    tag: 'Shop requests',
+    summary: 'Request a new merch shop for an organization',
+    description:
+      'Validates and stores a shop request. A live request reaches the operator team, which e-mails the contact person; on the sandbox, or with a sandbox key, it is stored and never sent. Send an `Idempotency-Key` so a retry cannot create a second request.',
+    request: { headers: IdempotencyHeader, body: json(ShopRequestBody) },
+    responses: { 201: { description: 'Received', content: json(ShopRequestResult) } },
+    errors: {
+      400: 'Malformed JSON',
+      401: 'Missing credentials',
+      403: 'Scope `requests:write` missing',
+      409: 'Idempotency key reused with another body',
+      422: 'Validation failed; `error.fields` lists each problem',
+      429: 'Daily limit reached',
+      502: 'Intake unavailable',
+    },
+    headers: { '*': ['Idempotent-Replayed'], 201: ['Location'], 401: ['WWW-Authenticate'], 403: ['WWW-Authenticate'] },
+    link: { rel: 'create_shop_request', title: 'Submit a shop request for an organization' },
+  },
+  {
+    id: 'getShopRequest',
+    kind: 'operation',
+    method: 'GET',
+    path: '/v1/shop-requests/{id}',
+    service: 'requests',
+    auth: 'required',
+    scope: 'requests:read',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Shop requests',
+    summary: 'Stored status of a shop request created with the same credentials',
+    description: 'Reads back a shop request by the `id` its `201` answer returned. Only the credentials that created it may read it.',
+    request: { params: ShopRequestIdParams },
+    responses: { 200: { description: 'Shop request', content: json(ShopRequestResult) } },
+    errors: { 400: 'Malformed id', 401: 'Missing credentials', 403: 'Created with different credentials', 404: 'Unknown id' },
+    headers: { 401: ['WWW-Authenticate'], 403: ['WWW-Authenticate'] },
+    link: { rel: 'shop_request', title: 'Stored status of a shop request' },
+  },
+  documentOperation(
+    'getVersioningPolicy',
+    '/v1/versioning',
+    'Versioning policy',
+    'How the API changes: additive-only within v1, deprecations announced ahead with `Deprecation` and `Sunset` headers.',
+    { rel: 'versioning' },
+  ),
+  documentOperation(
+    'getOnboarding',
+    '/v1/onboarding',
+    'Onboarding: limits, credentials, OAuth, sandbox',
+    'Everything needed before the first call: free-tier limits, how to create credentials, OAuth endpoints, scopes, the sandbox and the calls that need no credentials.',
+    { rel: 'onboarding', title: 'Onboarding: free-tier limits, credentials, OAuth, sandbox' },
+  ),
+  documentOperation(
+    'getKeyOnboarding',
+    '/v1/keys',
+    'How to create credentials (same document as /v1/onboarding)',
+    'The onboarding document, at the path where credentials are created with `POST`.',
+    { rel: 'key_onboarding', title: 'How to create credentials (same document as onboarding)' },
+  ),
+  {
+    id: 'createApiKey',
+    kind: 'operation',
+    method: 'POST',
+    path: '/v1/keys',
+    service: 'identity',
+    auth: 'none',
+    idempotent: true,
+    sandbox: 'mirrored',
+    tag: 'Credentials',
+    summary: 'Create free self-serve credentials',
+    description:
+      'Creates an API key with a client id and secret that belong to it (same scopes, mode and limits). The secrets are shown once. Free, no approval.',
+    request: { headers: IdempotencyHeader, body: json(ApiKeyRequest) },
+    responses: { 201: { description: 'Credentials (secrets shown once)', content: json(ApiKey) } },
+    errors: { 400: 'Invalid request', 429: 'Too many keys from this address today', 503: SERVICE_UNAVAILABLE },
+    headers: { '*': ['Idempotent-Replayed'], 201: ['Cache-Control'] },
+    link: { rel: 'create_key', title: 'Create free credentials' },
+  },
+  {
+    id: 'getCurrentPrincipal',
+    kind: 'operation',
+    method: 'GET',
+    path: '/v1/me',
+    service: 'identity',
+    auth: 'required',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Credentials',
+    summary: 'Who the credentials belong to',
+    description: 'The principal behind the credentials sent: key or client id, mode, scopes and limits.',
+    responses: { 200: { description: 'Principal', content: json(Principal) } },
+    errors: { 401: 'Missing or invalid credentials' },
+    headers: { 401: ['WWW-Authenticate'] },
+    link: { rel: 'me' },
+  },
+  {
+    id: 'issueAccessToken',
+    kind: 'operation',
+    method: 'POST',
+    path: '/oauth/token',
+    service: 'identity',
+    auth: 'none',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'OAuth',
+    summary: 'OAuth 2.0 client credentials grant',
+    description:
+      'Exchanges a client id and secret (in the body or with HTTP Basic) for a short-lived access token. `scope` may narrow the granted scopes; `resource` (RFC 8707) limits the token to the REST API or the MCP endpoint.',
+    request: { body: { 'application/x-www-form-urlencoded': TokenRequest, 'application/json': TokenRequest } },
+    responses: {
+      200: {
+        description:
+          'An RFC 9068 access token (`typ: at+jwt`, ES256): `iss`, `sub` and `client_id` (the client id), `aud` (the requested `resource`, else the base URL), `scope`, `iat`, `exp`, `jti`.',
+        content: json(TokenResponse),
+      },
+    },
+    errors: {
+      400:
+        '`invalid_request`, `invalid_scope`, `unsupported_grant_type`, or `invalid_target` (RFC 8707: a `resource` this API does not serve, or more than one). ' +
+        "The RFC 6749 code is `error.code` of the API's envelope, the description `error.message`.",
+      401: '`invalid_client`. Carries `WWW-Authenticate: Basic realm="msa"` only when the client tried HTTP Basic; a failed `client_secret_post` gets no challenge.',
+      429: tokenBackoff,
+      503: SERVICE_UNAVAILABLE,
+    },
+    headers: { 200: ['Cache-Control'], 401: ['WWW-Authenticate'] },
+    link: { rel: 'oauth_token', title: 'OAuth 2.0 token endpoint (client credentials)' },
+  },
+  {
+    id: 'registerClient',
+    kind: 'operation',
+    method: 'POST',
+    path: '/oauth/register',
+    service: 'identity',
+    auth: 'none',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'OAuth',
+    summary: 'Dynamic client registration (RFC 7591)',
+    description: 'Registers an OAuth client for the client credentials grant; equivalent to `POST /v1/keys`, answered in RFC 7591 form.',
+    request: { body: json(ClientRegistrationRequest) },
+    responses: { 201: { description: 'Registered client', content: json(ClientRegistration) } },
+    errors: { 400: '`invalid_client_metadata`', 429: 'Too many registrations from this address today', 503: SERVICE_UNAVAILABLE },
+    headers: { 201: ['Cache-Control'] },
+    link: { rel: 'oauth_register', title: 'OAuth 2.0 dynamic client registration (RFC 7591)' },
+  },
+  route({
+    id: 'authorizationServerMetadata',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    service: 'identity',
+    auth: 'none',
+    sandbox: 'path-insertion',
+    tag: 'OAuth',
+    summary: 'Authorization server metadata',
+    description: 'RFC 8414 metadata of the issuer: token and registration endpoints, grant types, scopes.',
+    link: { rel: 'oauth_authorization_server_metadata', title: 'OAuth authorization server metadata (RFC 8414)' },
+  }),
+  route({
+    id: 'protectedResourceMetadata',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource',
+    service: 'identity',
+    auth: 'none',
+    sandbox: 'path-insertion',
+    tag: 'OAuth',
+    summary: 'Protected resource metadata',
+    description: 'RFC 9728 metadata of the REST API as a protected resource.',
+    link: { rel: 'oauth_protected_resource_metadata', title: 'OAuth protected resource metadata (RFC 9728)' },
+  }),
+  route({
+    id: 'mcpProtectedResourceMetadata',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource/mcp',
+    service: 'identity',
+    auth: 'none',
+    sandbox: 'path-insertion',
+    tag: 'OAuth',
+    summary: 'Protected resource metadata of the MCP endpoint',
+    description: 'RFC 9728 metadata of the MCP endpoint as a protected resource.',
+  }),
+  route({
+    id: 'jwks',
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    service: 'identity',
+    auth: 'none',
+    sandbox: 'shared',
+    tag: 'OAuth',
+    summary: 'Public keys that sign access tokens',
+    description: 'The JSON Web Key Set that verifies access tokens of both environments.',
+    link: { rel: 'jwks' },
+  }),
+  {
+    id: 'mcpEndpoint',
+    kind: 'operation',
+    method: 'POST',
+    alsoMethods: ['GET', 'DELETE'],
+    path: '/mcp',
+    service: 'mcp',
+    auth: 'open',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'MCP',
+    summary: 'MCP over Streamable HTTP (JSON-RPC 2.0)',
+    description:
+      'The Model Context Protocol endpoint: stateless Streamable HTTP with JSON responses. Credentials are optional; without them `create_shop_request` stays on the sandbox.',
+    request: { body: json(JsonRpc) },
+    responses: {
+      200: { description: 'JSON-RPC response', content: json(JsonRpc) },
+      202: { description: 'Notification accepted' },
+    },
+    errors: { 403: 'Origin not allowed' },
+    headers: {},
+    link: { rel: 'mcp', title: 'MCP endpoint (Streamable HTTP, JSON-RPC 2.0)' },
+  },
+  documentOperation(
+    'getServiceDocument',
+    '/',
+    'Service document with links to every resource',
+    'The entry point: a link to every resource of the API for the environment it was read on, with method, credentials and scope.',
+    { rel: 'self', title: 'This service document (Markdown with Accept: text/markdown)' },
+  ),
+  {
+    id: 'getOpenApi',
+    kind: 'operation',
+    method: 'GET',
+    path: '/openapi.json',
+    service: 'docs',
+    auth: 'none',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Meta',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'This document; with `Accept: text/markdown`, a Markdown list of the operations.',
+    responses: { 200: { description: 'OpenAPI document', content: json(FreeForm) } },
+    errors: {},
+    headers: { 200: ['ETag', 'Cache-Control'] },
+    link: { rel: 'openapi', title: 'OpenAPI 3.1 document' },
+  },
+  {
+    id: 'getAgentInstructions',
+    kind: 'operation',
+    method: 'GET',
+    path: '/llms.txt',
+    service: 'docs',
+    auth: 'none',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Meta',
+    summary: 'Instructions for agents (Markdown)',
+    description: 'What the API offers and how to start, in the llmstxt.org shape.',
+    responses: { 200: { description: 'Markdown', content: { 'text/markdown': z.string() } } },
+    errors: {},
+    headers: { 200: ['ETag', 'Cache-Control'] },
+    link: { rel: 'llms_txt', title: 'Agent instructions (llms.txt)' },
+  },
+  route({
+    id: 'getAgentsMd',
+    method: 'GET',
+    path: '/agents.md',
+    service: 'docs',
+    auth: 'none',
+    sandbox: 'mirrored',
+    tag: 'Meta',
+    summary: 'How an agent should act with this API',
+    description: 'Sandbox first, idempotency keys, looking up handles, confirming with the human, errors, limits and data protection.',
+    responses: { 200: { description: 'Markdown', content: { 'text/markdown': z.string() } } },
+    link: { rel: 'agents_md' },
+  }),
+  route({
+    id: 'getDeveloperPortal',
+    method: 'GET',
+    path: '/developers',
+    service: 'docs',
+    auth: 'none',
+    sandbox: 'mirrored',
+    tag: 'Meta',
+    summary: 'Developer portal',
+    description: 'Quick start, authentication, sandbox, limits, headers, MCP clients and every error code.',
+    responses: { 200: { description: 'HTML', content: { 'text/html': z.string(), 'text/markdown': z.string() } } },
+    link: { rel: 'developer_portal', title: 'Developer portal (HTML; Markdown with Accept: text/markdown)' },
+  }),
+  // Not an API operation: browsers ask for it on every portal visit, and a 404 is a console error.
+  route({
+    id: 'getFavicon',
+    method: 'GET',
+    path: '/favicon.ico',
+    service: 'docs',
+    auth: 'none',
+    sandbox: 'shared',
+    tag: 'Assets',
+    summary: 'Icon of the developer portal',
+    description: 'The icon browsers ask for on every portal visit.',
+  }),
+] as const satisfies readonly OperationDef[];
+
+/** Every id the table knows, API operations and other routes alike. */
+export type RouteId = (typeof OPERATIONS)[number]['id'];
+
+/** The public operations of spec section 4, by operationId. */
+export type OperationId = Extract<(typeof OPERATIONS)[number], { kind: 'operation' }>['id'];
+
+export const OPERATION_IDS: readonly OperationId[] = OPERATIONS.filter((o) => o.kind === 'operation').map((o) => o.id as OperationId);
+
+/** The operations a table lists as public API operations, in table order. */
+export function publicOperations(table: readonly OperationDef[] = OPERATIONS): OperationDef[] {
+  return table.filter((o) => o.kind === 'operation');
+}
