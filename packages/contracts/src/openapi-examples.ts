@@ -5,6 +5,7 @@
 // request bodies and compare).
 import { ERROR_CODES, errorDocsUrl } from './errors.js';
 import { LIMITS } from './common.js';
+import { apiKeyLimits } from './identity.js';
 import type { OperationId } from './operations.js';
 
 export interface Example {
@@ -188,13 +189,7 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
               mode: 'sandbox',
               scopes: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
               tier: 'free',
-              limits: {
-                requests_per_minute: LIMITS.ratePerMinuteWithCredentials,
-                live_shop_requests_per_day: LIMITS.liveShopRequestsPerDay,
-                sandbox_shop_requests_per_day: LIMITS.sandboxShopRequestsPerDay,
-                access_token_lifetime_seconds: LIMITS.accessTokenLifetimeSeconds,
-                daily_limits_reset: '00:00 UTC',
-              },
+              limits: apiKeyLimits(),
               created_at: '2026-01-15T09:00:00Z',
             },
           },
