@@ -25,7 +25,7 @@ export interface ServiceAppOptions {
 
 /**
  * The common front of every service: request id and trace context, timing,
- * health, internal auth, JSON body parsing (100 kB, nested at most
+ * health, internal auth, JSON body parsing (at most `BOUNDS.bodyMaxBytes`, nested at most
  * `BOUNDS.jsonMaxDepth` deep). Mount routes on the
  * result, then call `finishServiceApp` for the 404 and error envelopes.
  */
