@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitSandbox } from './sandbox-path.js';
+import { OPERATIONS, type OperationDef } from '@msa/contracts';
+import { sandboxInsertions, splitSandbox } from './sandbox-path.js';
 
 describe('splitSandbox', () => {
   it('strips /sandbox and flags the call', () => {
@@ -32,5 +33,19 @@ describe('splitSandbox', () => {
       sandbox: true,
       path: '/.well-known/oauth-protected-resource/mcp',
     });
+  });
+
+  it('takes the path-insertion forms from the operation table, so a new metadata entry gets one with no other edit', () => {
+    const base = OPERATIONS.find((op) => op.id === 'protectedResourceMetadata') as OperationDef;
+    const table = [...OPERATIONS, { ...base, id: 'widgetMetadata', path: '/.well-known/widget-metadata/tools' }];
+
+    expect(sandboxInsertions(table).get('/.well-known/widget-metadata/sandbox/tools')).toBe('/.well-known/widget-metadata/tools');
+    expect(sandboxInsertions().has('/.well-known/widget-metadata/sandbox/tools')).toBe(false);
+  });
+
+  it('refuses a path-insertion entry outside /.well-known/, which has no such form', () => {
+    const base = OPERATIONS.find((op) => op.id === 'protectedResourceMetadata') as OperationDef;
+
+    expect(() => sandboxInsertions([{ ...base, id: 'odd', path: '/v1/odd' }])).toThrow(/odd: path-insertion needs/);
   });
 });
