@@ -1,12 +1,12 @@
 import type { ShopRequestBody } from '@msa/contracts';
-import type { Logger } from '@msa/service-kit';
 import { fetchLogo, type LogoFetchOptions, type LogoFetchResult } from '../logos/fetch-logo.js';
 import type { StoredLogo } from '../store/intake-store.js';
+import type { JobLog } from './run-intake.js';
 
 export interface CollectOptions extends LogoFetchOptions {
   /** Logo bytes attached to one e-mail at most; later logos become notes. */
   totalMaxBytes: number;
-  log: Logger;
+  log: JobLog;
   fetch?: (url: string, opts: LogoFetchOptions) => Promise<LogoFetchResult>;
 }
 

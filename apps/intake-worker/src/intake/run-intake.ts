@@ -3,12 +3,18 @@
  * recorded in Redis when it finishes so a retry (or another worker taking
  * over a stalled job) resumes after the last finished step.
  *
- * Steps 2 to 4 also record that they began (`<step>_pending`), in the same
- * write that records the step before. A retry that finds a step begun but
- * not finished knows the previous attempt may have got further than Redis
- * says: for the list entry it looks the entry up before writing it again;
- * an e-mail cannot be looked up, so it is sent again with the same
- * Message-ID and a warning in the log (the at-least-once window, README).
+ * The e-mails also record that they began (`<step>_pending`), in the write
+ * before them: the record of the step before, or for the operator e-mail of
+ * a request without logos (no logo step) the first read of the record. A
+ * retry that finds an e-mail begun but not finished knows the previous
+ * attempt may have sent it; an e-mail cannot be looked up, so it is sent
+ * again with the same Message-ID and a warning in the log (the
+ * at-least-once window, README). The list entry is written together with
+ * its marker, which is also its step's record, so it is never written twice.
+ *
+ * Redis calls of a delivery without logos: the read (which marks the
+ * operator e-mail begun), the operator e-mail's record (which marks the
+ * confirmation begun) and the list entry.
  */
 import { IntakeJob, shopTypeOf } from '@msa/contracts';
 import type { Logger } from '@msa/service-kit';
@@ -48,32 +54,37 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
   const timed = <T>(step: Step, work: () => Promise<T>) => timeStep(deps.stepDuration, step, work);
   const { store } = deps;
 
-  const state = await store.readSteps(id);
-  if (state.list) {
+  const logoUrls = logoUrlsOf(data.body);
+  // Without logos there is no logo step to mark the operator e-mail begun; the read does it.
+  const state = await store.begin(id, { markOperatorBegun: logoUrls.length === 0 });
+  const delivered = state.list ?? (state.contact_pending || state.contact ? await store.findListEntry(id) : null);
+  if (delivered) {
     log.info('already delivered');
-    return { list_entry: state.list };
+    return { list_entry: delivered };
   }
 
   let logos: StoredLogo[] | null = null;
   let logoNotes = parseNotes(state.logos);
-  let freshLogos = false;
+  // Whether this attempt marked the operator e-mail begun (by the read, or by recording the logos).
+  let operatorMarked = logoUrls.length === 0 && !state.operator && !state.operator_pending;
   if (!state.operator) {
     if (state.logos) logos = await store.readLogos(id);
+    if (!logos && logoUrls.length === 0) logos = [];
     if (!logos) {
-      const fetched = await timed('logos', () => collectLogos(logoUrlsOf(data.body), { ...deps.logos, log }));
+      const fetched = await timed('logos', () => collectLogos(logoUrls, { ...deps.logos, log }));
       logoNotes = fetched.filter((l) => l.note).map((l) => `${l.url}: ${l.note}`);
       // The step's value is the notes: the list entry needs them after the logos are gone.
       await store.record(id, 'logos', { value: JSON.stringify(logoNotes), next: 'operator', logos: { set: fetched } });
       logos = fetched;
-      freshLogos = true;
+      operatorMarked = true;
     }
   }
 
-  // `fresh`: this attempt recorded the step before, which marked this one begun.
-  const sendOnce = async (step: 'operator' | 'contact', fresh: boolean, send: () => Promise<void>) => {
+  // `marked`: this attempt already marked the step begun.
+  const sendOnce = async (step: 'operator' | 'contact', marked: boolean, send: () => Promise<void>) => {
     const earlier = state[`${step}_pending`];
     if (earlier) log.warn({ step }, 'an earlier attempt may have sent this e-mail; sending it again with the same Message-ID');
-    if (!fresh) await store.markPending(id, step);
+    else if (!marked) await store.markPending(id, step);
     try {
       await timed(step, send);
     } catch (err) {
@@ -84,30 +95,21 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
 
   if (!state.operator) {
     const message = buildOperatorMail(data, logos ?? [], deps.mail);
-    await sendOnce('operator', freshLogos, () => deps.mailer.send('operator', id, message));
-    await store.record(id, 'operator', { next: 'contact', logos: 'delete' });
+    await sendOnce('operator', operatorMarked, () => deps.mailer.send('operator', id, message));
+    // Stored logos go with this record; a request without them has none to delete.
+    await store.record(id, 'operator', { next: 'contact', logos: state.logos || logoUrls.length ? 'delete' : undefined });
     log.info({ to: deps.mail.operatorEmail }, 'operator e-mail sent');
   }
 
+  // Records of earlier versions mark the confirmation sent; now the list entry's marker does.
   if (!state.contact) {
     const message = buildContactMail(data, deps.mail);
     await sendOnce('contact', !state.operator, () => deps.mailer.send('confirmation', id, message));
-    await store.record(id, 'contact', { next: 'list' });
     log.info('confirmation e-mail sent');
   }
 
-  const entry = await timed('list', async () => {
-    let found: string | null = null;
-    // Written by an earlier attempt only if it began the step and this one did not.
-    if (state.contact && state.list_pending) {
-      found = await store.findListEntry(id, Number(state.list_pending));
-      if (found) log.warn({ listEntry: found }, 'list entry of an earlier attempt found; not written again');
-      else await store.markPending(id, 'list');
-    }
-    const entryId = found ?? (await store.appendListEntry(id, listFields(data, logoNotes)));
-    await store.record(id, 'list', { value: entryId });
-    return entryId;
-  });
+  // The last step records itself: the entry and its marker are written in one script.
+  const entry = await timed('list', () => store.appendListEntry(id, listFields(data, logoNotes)));
   log.info({ listEntry: entry }, 'shop request delivered');
   return { list_entry: entry };
 }
@@ -141,13 +143,22 @@ function parseNotes(value: string | undefined): string[] {
   }
 }
 
-function jobLogger(logger: Logger, job: Job, data: IntakeJob): Logger {
-  return logger.child({
-    ...traceFields(data),
-    shopRequestId: data.request_id,
-    jobId: job.id,
-    attempt: job.attemptsMade + 1,
-  });
+/** The lines a job writes; at the production level (`warn`) most of them are not written at all. */
+export type JobLog = Pick<Logger, 'info' | 'warn'>;
+
+/**
+ * The job's lines carry its ids. The child logger that adds them is made
+ * only when a line is written: most deliveries write none at `warn`.
+ */
+function jobLogger(logger: Logger, job: Job, data: IntakeJob): JobLog {
+  let child: Logger | undefined;
+  const line = (level: 'info' | 'warn') =>
+    ((...args: Parameters<Logger['info']>) => {
+      if (!logger.isLevelEnabled(level)) return;
+      child ??= logger.child({ ...traceFields(data), shopRequestId: data.request_id, jobId: job.id, attempt: job.attemptsMade + 1 });
+      child[level](...args);
+    }) as Logger['info'];
+  return { info: line('info'), warn: line('warn') };
 }
 
 async function timeStep<T>(histogram: Histogram | undefined, step: Step, work: () => Promise<T>): Promise<T> {

@@ -3,7 +3,7 @@
  *   <prefix>intake:steps:{<id>}  hash: finished steps (and steps begun) of one shop request
  *   <prefix>intake:logos:{<id>}  hash: downloaded logos until the operator e-mail is sent
  *   <prefix>intake:list          stream: the internal request list
- *   {<prefix>intake:list}:entry:<id>  string: the list entry of one request
+ *   {<prefix>intake:list}:entry:<id>  string: the list entry of one request, the record of the last step
  * The two per-request keys share the `{<id>}` hash tag, so the script that
  * writes them together stays within one Cluster slot; an entry marker's tag
  * is the stream's whole name, which puts it in the stream's slot.
@@ -15,9 +15,11 @@ import type { RedisClient } from '@msa/service-kit';
 export type Step = 'logos' | 'operator' | 'contact' | 'list';
 
 /**
- * Per step: when it finished (server time, ms), except `logos` (the notes on
- * logos not attached, JSON) and `list` (the stream entry id); `<step>_pending`:
- * when it began.
+ * Per step: when it finished (worker clock, ms), except `logos` (the notes
+ * on logos not attached, JSON); `<step>_pending`: when it began. The list
+ * step is recorded by its entry marker, written in the same script as the
+ * entry; `contact` and `list` appear only in records of earlier versions,
+ * which wrote them here.
  */
 export type StepState = Partial<Record<Step | `${Step}_pending`, string>>;
 
@@ -36,48 +38,57 @@ export const STEPS_TTL_SECONDS = 30 * 24 * 3600;
 /** Logos wait this long for an operator e-mail that keeps failing (a retry of a failed job). */
 export const LOGOS_TTL_SECONDS = 7 * 24 * 3600;
 
-/** How many entries after a step began are searched for an entry written before a crash. */
-const LIST_RECOVERY_SCAN = 10_000;
+/*
+ * Reads the step record and, in the same call, marks the operator e-mail
+ * begun when the job has no logo step to do it and the record shows it
+ * neither sent nor begun. Returns the record as it was before.
+ * KEYS: steps. ARGV: steps ttl, now, '1' to mark the operator e-mail begun.
+ */
+const BEGIN = `
+local state = redis.call('HGETALL', KEYS[1])
+if ARGV[3] == '1' then
+  local seen = false
+  for i = 1, #state, 2 do
+    if state[i] == 'operator' or state[i] == 'operator_pending' then seen = true end
+  end
+  if not seen then
+    redis.call('HSET', KEYS[1], 'operator_pending', ARGV[2])
+    redis.call('EXPIRE', KEYS[1], ARGV[1])
+  end
+end
+return state
+`;
 
 /*
- * Marks a step finished (and the next one begun) with the server's clock,
- * optionally writing or deleting the stored logos in the same atomic step.
- * KEYS: steps, logos. ARGV: steps ttl, step, value ('' = now), next step
- * ('' = none), logos mode ('keep' | 'delete' | 'set'), logos ttl, then
- * field/value pairs of the logos hash.
+ * Marks a step finished (and the next one begun) and writes or deletes the
+ * stored logos in the same atomic step.
+ * KEYS: steps, logos. ARGV: steps ttl, step, value, next step ('' = none),
+ * logos mode ('delete' | 'set'), logos ttl, then field/value pairs of the
+ * logos hash.
  */
 const RECORD_STEP = `
-local t = redis.call('TIME')
-local now = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-local value = ARGV[3]
-if value == '' then value = now end
+redis.call('DEL', KEYS[2])
 if ARGV[5] == 'set' then
-  redis.call('DEL', KEYS[2])
   redis.call('HSET', KEYS[2], unpack(ARGV, 7))
   redis.call('EXPIRE', KEYS[2], ARGV[6])
-elseif ARGV[5] == 'delete' then
-  redis.call('DEL', KEYS[2])
 end
 if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[1], ARGV[2], value, ARGV[4] .. '_pending', now)
+  redis.call('HSET', KEYS[1], ARGV[2], ARGV[3], ARGV[4] .. '_pending', ARGV[3])
 else
-  redis.call('HSET', KEYS[1], ARGV[2], value)
+  redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 end
 redis.call('EXPIRE', KEYS[1], ARGV[1])
-return now
 `;
 
 const MARK_PENDING = `
-local t = redis.call('TIME')
-local now = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-redis.call('HSET', KEYS[1], ARGV[2] .. '_pending', now)
+redis.call('HSET', KEYS[1], ARGV[2] .. '_pending', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[1])
-return now
 `;
 
 /*
  * Appends a request's list entry once: two runs of one job at the same time
- * (a lock that expired under load) get the same entry.
+ * (a lock that expired under load) get the same entry, and a retry finds the
+ * entry by its marker, written in the same step.
  * KEYS: stream, marker. ARGV: marker ttl, then field/value pairs.
  */
 const APPEND_ONCE = `
@@ -103,30 +114,38 @@ function script(lua: string) {
   };
 }
 
+const begin = script(BEGIN);
 const recordStep = script(RECORD_STEP);
 const markPending = script(MARK_PENDING);
 const appendOnce = script(APPEND_ONCE);
 
 export interface RecordOptions {
-  /** Stored as the step's value instead of the time (the list entry id). */
-  value?: string;
   /** The step that begins now. */
   next?: Step;
+  /** Replaces the stored logos, or deletes them ('delete'). */
   logos?: { set: StoredLogo[] } | 'delete';
+  /** Stored as the step's value instead of the time (the logo notes). */
+  value?: string;
 }
 
 export interface IntakeStore {
-  readSteps(id: string): Promise<StepState>;
+  /**
+   * The step record of `id`; with `markOperatorBegun`, the operator e-mail
+   * is marked begun in the same call unless the record shows it sent or
+   * begun (the returned record is the one before).
+   */
+  begin(id: string, opts: { markOperatorBegun: boolean }): Promise<StepState>;
+  /** Records `step` finished. Its key already exists (begun steps) unless logos are set. */
   record(id: string, step: Step, opts?: RecordOptions): Promise<void>;
-  markPending(id: string, step: Step): Promise<string>;
+  markPending(id: string, step: Step): Promise<void>;
   /** Forgets that a step began, when its attempt certainly did nothing outside (an e-mail the server never took). */
   clearPending(id: string, step: Step): Promise<void>;
   /** The logos saved with the `logos` step, or null when they expired. */
   readLogos(id: string): Promise<StoredLogo[] | null>;
   /** Appends the list entry of `id`, or returns the one already appended for it. */
   appendListEntry(id: string, fields: Record<string, string>): Promise<string>;
-  /** The list entry of `id` written at or after `sinceMs`, if a crash kept it from being recorded. */
-  findListEntry(id: string, sinceMs: number): Promise<string | null>;
+  /** The list entry appended for `id`, if any. */
+  findListEntry(id: string): Promise<string | null>;
   readList(count: number): Promise<{ id: string; fields: Record<string, string> }[]>;
 }
 
@@ -134,24 +153,33 @@ export function createIntakeStore(redis: RedisClient, keyPrefix: string): Intake
   const stepsKey = (id: string) => `${keyPrefix}intake:steps:{${id}}`;
   const logosKey = (id: string) => `${keyPrefix}intake:logos:{${id}}`;
   const listKey = `${keyPrefix}${INTAKE_LIST_STREAM}`;
+  const entryKey = (id: string) => `{${listKey}}:entry:${id}`;
 
   return {
-    async readSteps(id) {
-      return (await redis.hgetall(stepsKey(id))) as StepState;
+    async begin(id, { markOperatorBegun }) {
+      const flat = (await begin(redis, [stepsKey(id)], [STEPS_TTL_SECONDS, Date.now(), markOperatorBegun ? '1' : ''])) as string[];
+      return fieldsOf(flat) as StepState;
     },
 
     async record(id, step, opts = {}) {
-      const mode = opts.logos === 'delete' ? 'delete' : opts.logos ? 'set' : 'keep';
-      const pairs = opts.logos && opts.logos !== 'delete' ? logoFields(opts.logos.set) : [];
+      const value = opts.value ?? String(Date.now());
+      if (!opts.logos) {
+        // One field write on a key a begun step created: no script, no TTL to set again.
+        if (opts.next) await redis.hset(stepsKey(id), step, value, `${opts.next}_pending`, value);
+        else await redis.hset(stepsKey(id), step, value);
+        return;
+      }
+      const mode = opts.logos === 'delete' ? 'delete' : 'set';
+      const pairs = opts.logos !== 'delete' ? logoFields(opts.logos.set) : [];
       await recordStep(
         redis,
         [stepsKey(id), logosKey(id)],
-        [STEPS_TTL_SECONDS, step, opts.value ?? '', opts.next ?? '', mode, LOGOS_TTL_SECONDS, ...pairs],
+        [STEPS_TTL_SECONDS, step, value, opts.next ?? '', mode, LOGOS_TTL_SECONDS, ...pairs],
       );
     },
 
     async markPending(id, step) {
-      return String(await markPending(redis, [stepsKey(id)], [STEPS_TTL_SECONDS, step]));
+      await markPending(redis, [stepsKey(id)], [STEPS_TTL_SECONDS, step, Date.now()]);
     },
 
     async clearPending(id, step) {
@@ -170,26 +198,13 @@ export function createIntakeStore(redis: RedisClient, keyPrefix: string): Intake
     },
 
     async appendListEntry(id, fields) {
-      const entryId = await appendOnce(redis, [listKey, `{${listKey}}:entry:${id}`], [STEPS_TTL_SECONDS, ...Object.entries(fields).flat()]);
+      const entryId = await appendOnce(redis, [listKey, entryKey(id)], [STEPS_TTL_SECONDS, ...Object.entries(fields).flat()]);
       if (!entryId) throw new Error('XADD returned no id');
       return String(entryId);
     },
 
-    async findListEntry(id, sinceMs) {
-      // A clock step back on the Redis host is the only way an entry gets an
-      // id below the time its step began; a second of slack covers it.
-      let start = String(Math.max(0, sinceMs - 1000));
-      let scanned = 0;
-      while (scanned < LIST_RECOVERY_SCAN) {
-        const page = await redis.xrange(listKey, start, '+', 'COUNT', 500);
-        for (const [entryId, values] of page) {
-          if (fieldsOf(values).request_id === id) return entryId;
-        }
-        if (page.length < 500) return null;
-        scanned += page.length;
-        start = `(${page[page.length - 1]![0]}`;
-      }
-      return null;
+    async findListEntry(id) {
+      return redis.get(entryKey(id));
     },
 
     async readList(count) {
