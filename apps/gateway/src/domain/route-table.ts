@@ -2,6 +2,9 @@
 // gateway proxies nothing that is not listed here, so a service's /internal
 // routes and /metrics can never be reached from outside.
 import type { OperationId, Scope, ServiceName } from '@msa/contracts';
+import { compileRoutes } from './route-matcher.js';
+
+export type { Resolution } from './route-matcher.js';
 
 /** `none`: credentials are not read; `open`: optional, used when given; `required`: 401 without. */
 export type UpstreamName = Exclude<ServiceName, 'gateway' | 'intake-worker'>;
@@ -51,29 +54,7 @@ export const ROUTES: readonly RouteDef[] = [
   { operation: 'getFavicon', method: 'GET', path: '/favicon.ico', target: 'docs', auth: 'none' },
 ];
 
-export type Resolution =
-  | { kind: 'route'; route: RouteDef }
-  | { kind: 'method_not_allowed'; allowed: string[] }
-  | { kind: 'not_found' };
-
-function matches(pattern: string, path: string): boolean {
-  if (pattern.endsWith('/*')) return path.startsWith(pattern.slice(0, -1)) && path.length > pattern.length - 1;
-  const p = pattern.split('/');
-  const s = path.split('/');
-  if (p.length !== s.length) return false;
-  return p.every((seg, i) => (seg.startsWith(':') ? (s[i] ?? '').length > 0 : seg === s[i]));
-}
-
 /** Finds the route for a method and a path (already without `/sandbox`). HEAD uses the GET route. */
 export function createRouteResolver(routes: readonly RouteDef[] = ROUTES) {
-  return (method: string, rawPath: string): Resolution => {
-    // One trailing slash is forgiven (`/v1/products/` is `/v1/products`).
-    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
-    const candidates = routes.filter((r) => matches(r.path, path));
-    if (candidates.length === 0) return { kind: 'not_found' };
-    const wanted = method === 'HEAD' ? 'GET' : method;
-    const route = candidates.find((r) => r.method === wanted);
-    if (route) return { kind: 'route', route };
-    return { kind: 'method_not_allowed', allowed: [...new Set(candidates.map((r) => r.method))] };
-  };
+  return compileRoutes(routes);
 }
