@@ -29,7 +29,6 @@ import {
   type WindowLimiter,
 } from '@msa/service-kit';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
-import helmet from 'helmet';
 import { extractCredential } from './auth/credentials.js';
 import type { KeyResolver } from './auth/key-resolver.js';
 import { InvalidTokenError, type TokenVerifier } from './auth/token-verifier.js';
@@ -43,6 +42,7 @@ import { splitSandbox } from './domain/sandbox-path.js';
 import { HANDSHAKE_PEEK_MAX_BYTES, isMcpHandshake } from './domain/mcp-handshake.js';
 import { peekJsonBody } from './routes/peek-body.js';
 import { createServiceProxy } from './routes/proxy.js';
+import { securityHeaders } from './routes/security-headers.js';
 
 
 export interface GatewayDeps {
@@ -323,7 +323,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(requestContext(logger));
   app.use(metrics.http);
   app.use(
-    helmet({
+    securityHeaders({
       // Documents are self-contained; inline styles are the portal's only extra.
       contentSecurityPolicy: { directives: { 'default-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } },
       crossOriginResourcePolicy: { policy: 'cross-origin' },
