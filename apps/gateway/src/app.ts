@@ -143,6 +143,13 @@ export function createApp(deps: GatewayDeps): Express {
       }
       return null;
     }
+    if (credential.kind === 'api_key') {
+      // The failed-auth budget only decides what happens to credentials that
+      // fail; a key resolved within the TTL cannot, so it skips that Redis
+      // round trip (one of the two a request paid).
+      const known = deps.resolveKey.fresh?.(credential.value);
+      if (known) return known;
+    }
     const address = `ip:${ctx.ip}`;
     const budget = await unlessLimiterDown(req, () => deps.limiters.failedAuth.check(address));
     const blocked = budget !== undefined && !budget.allowed;
