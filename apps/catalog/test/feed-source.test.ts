@@ -64,6 +64,21 @@ describe('catalog over an HTTP feed', () => {
     expect(second.headers.etag).not.toBe(first.headers.etag);
   });
 
+  it('answers a product read before with its new content after a refresh', async () => {
+    feed.reply = { status: 200, body: JSON.stringify(feedProducts) };
+    const clock = { t: 0 };
+    const app = buildFeedApp(clock);
+    const first = await request(app).get('/v1/products/feed-cap').set(asGateway());
+
+    feed.reply = { status: 200, body: JSON.stringify([feedProducts[0], { ...feedProducts[1], title: 'Feed Cap Neu' }]) };
+    clock.t = 61_000;
+    const second = await request(app).get('/v1/products/feed-cap').set(asGateway());
+
+    expect(first.body.title).toBe('Feed Cap');
+    expect(second.body.title).toBe('Feed Cap Neu');
+    expect(second.headers.etag).not.toBe(first.headers.etag);
+  });
+
   it('treats a feed of the wrong shape as failed and keeps the last good copy', async () => {
     feed.reply = { status: 200, body: JSON.stringify(feedProducts) };
     const clock = { t: 0 };

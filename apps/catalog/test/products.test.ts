@@ -30,6 +30,17 @@ describe('GET /v1/products', () => {
     });
   });
 
+  it('answers the same query with live links and sandbox links, each for its own caller', async () => {
+    const live = await request(app).get('/v1/products?limit=1&q=shirt').set(asGateway());
+    const sandbox = await request(app).get('/v1/products?limit=1&q=shirt').set(asGateway({ sandbox: true }));
+    const liveAgain = await request(app).get('/v1/products?limit=1&q=shirt').set(asGateway());
+
+    expect(live.body.products[0].url).toBe(`${TEST_BASE_URL}/v1/products/${live.body.products[0].handle}`);
+    expect(sandbox.body.products[0].url).toBe(`${TEST_BASE_URL}/sandbox/v1/products/${live.body.products[0].handle}`);
+    expect(liveAgain.body).toEqual(live.body);
+    expect(sandbox.headers.etag).not.toBe(live.headers.etag);
+  });
+
   it('puts links under /sandbox for a sandbox call', async () => {
     const res = await request(app).get('/v1/products?limit=1').set(asGateway({ sandbox: true }));
 

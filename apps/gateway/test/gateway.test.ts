@@ -5,7 +5,9 @@ import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
 import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_PREFIX, type IdentityClient } from '@msa/contracts';
 import { createAdminApp, createApp, type GatewayDeps } from '../src/app.js';
+import { createKeyResolver } from '../src/auth/key-resolver.js';
 import { testGatewayDeps } from './support.js';
 
 const BASE = 'http://api.test.local';
@@ -237,6 +239,42 @@ describe('gateway', () => {
 
     expect(res.status).toBe(200);
     deadRedis.disconnect();
+  });
+
+  it('lets a key resolved moments ago through without reading the failed-auth budget again', async () => {
+    let introspections = 0;
+    let budgetChecks = 0;
+    const principal = { id: 'msa_client_0123456789abcdef', name: 'agent', scopes: ['catalog:read' as const], mode: 'live' as const, tier: 'free' };
+    const identity = {
+      introspect: async () => {
+        introspections++;
+        return { active: true, principal };
+      },
+    } as unknown as IdentityClient;
+    const keyed = createApp({
+      ...deps,
+      metrics: createMetrics('gateway'),
+      resolveKey: createKeyResolver({ identity, ttlMs: 60_000 }),
+      limiters: {
+        ...deps.limiters,
+        failedAuth: {
+          ...deps.limiters.failedAuth,
+          check: (key: string) => {
+            budgetChecks++;
+            return deps.limiters.failedAuth.check(key);
+          },
+        },
+      },
+    });
+    const bearer = `Bearer ${SERVICE_PREFIX}_live_${'k'.repeat(32)}`;
+
+    const first = await request(keyed).get('/v1/pricing').set('Authorization', bearer);
+    const second = await request(keyed).get('/v1/pricing').set('Authorization', bearer);
+
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.headers['ratelimit-policy']).toBe('"per-minute";q=300;w=60');
+    expect(introspections).toBe(1);
+    expect(budgetChecks).toBe(1);
   });
 
   it('serves health without touching upstreams', async () => {

@@ -1,5 +1,5 @@
 import { BOUNDS, type ServiceName } from '@msa/contracts';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { errorHandler, notFoundHandler, requireContentType } from './error-handler.js';
 import { healthRoutes } from './health.js';
 import { internalAuth } from './internal-auth.js';
@@ -40,10 +40,33 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.use(healthRoutes({ ready: opts.ready }));
   if (opts.internalAuthSecret) app.use(internalAuth(opts.internalAuthSecret, opts.service));
   const env = { publicBaseUrl: opts.publicBaseUrl };
-  app.use(requireContentType(env, opts.formBodies ? ['application/x-www-form-urlencoded'] : []));
-  app.use(express.json({ limit: BODY_LIMIT }), limitJsonDepth());
-  if (opts.formBodies) app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false }));
+  app.use(
+    onlyWithBody([
+      requireContentType(env, opts.formBodies ? ['application/x-www-form-urlencoded'] : []),
+      express.json({ limit: BODY_LIMIT }),
+      limitJsonDepth(),
+      ...(opts.formBodies ? [express.urlencoded({ limit: BODY_LIMIT, extended: false })] : []),
+    ]),
+  );
   return app;
+}
+
+/**
+ * Runs `handlers` in order for a request that declares a body (by
+ * Content-Length or Transfer-Encoding, as the body parsers decide), and skips
+ * them all for one that does not: a GET then pays one header check instead of
+ * a content-type check and two parsers that would each find nothing to read.
+ */
+export function onlyWithBody(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return next();
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err || i === handlers.length) return next(err);
+      void handlers[i++]!(req, res, step);
+    };
+    step();
+  };
 }
 
 export function finishServiceApp(app: Express, opts: Pick<ServiceAppOptions, 'logger' | 'publicBaseUrl'>): Express {

@@ -24,9 +24,23 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   });
 }
 
-export function sendCacheable(req: Request, res: Response, body: unknown, opts: CacheableOptions = {}): void {
+/** A body serialized once with its ETag, for answers that are sent again and again. */
+export interface PreparedBody {
+  payload: string;
+  etag: string;
+}
+
+export function prepareBody(body: unknown): PreparedBody {
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
-  const etag = strongEtag(payload);
+  return { payload, etag: strongEtag(payload) };
+}
+
+export function sendCacheable(req: Request, res: Response, body: unknown, opts: CacheableOptions = {}): void {
+  sendPrepared(req, res, prepareBody(body), opts);
+}
+
+/** `sendCacheable` for a body prepared earlier with `prepareBody`. */
+export function sendPrepared(req: Request, res: Response, { payload, etag }: PreparedBody, opts: CacheableOptions = {}): void {
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', `public, max-age=${opts.maxAgeSeconds ?? 60}`);
   if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {

@@ -92,6 +92,31 @@ describe('internalAuth', () => {
     await expectUnauthorized(`${header}.${base64url(forged)}.${signature}`);
   });
 
+  it('answers 401 for changed claims under the signature of a token it accepted before', async () => {
+    const genuine = sign('shops', ctx);
+    const app = buildApp();
+    expect((await request(app).get('/v1/shops').set('X-Internal-Auth', genuine)).status).toBe(200);
+    const [header, , signature] = genuine.split('.');
+    const forged = jwt.decode(sign('shops', { ...ctx, sandbox: false })) as object;
+
+    const res = await request(app).get('/v1/shops').set('X-Internal-Auth', `${header}.${base64url(forged)}.${signature}`);
+
+    expect(res.status).toBe(401);
+  });
+
+  it('accepts the same token again, and still only for its audience', async () => {
+    const token = sign('shops', ctx);
+    const app = buildApp();
+
+    const first = await request(app).get('/v1/shops').set('X-Internal-Auth', token);
+    const second = await request(app).get('/v1/shops').set('X-Internal-Auth', token);
+
+    expect(first.body.ctx).toEqual(ctx);
+    expect(second.body.ctx).toEqual(ctx);
+    const other = createServiceApp({ service: 'catalog', logger: captureLogs('silent').logger, publicBaseUrl: BASE_URL, internalAuthSecret: SECRET });
+    expect((await request(finishServiceApp(other, { logger: captureLogs('silent').logger, publicBaseUrl: BASE_URL })).get('/v1/shops').set('X-Internal-Auth', token)).status).toBe(401);
+  });
+
   it('answers 401 for a validly signed token whose context has the wrong shape', async () => {
     const token = jwt.sign({ ctx: { principal: 'admin' } }, SECRET, { algorithm: 'HS256', audience: 'shops', issuer: 'msa-internal', expiresIn: 60 });
 
@@ -125,6 +150,12 @@ describe('createInternalSigner', () => {
     expect(decoded?.header.alg).toBe('HS256');
     expect(payload.aud).toBe('requests');
     expect(payload.exp - payload.iat).toBe(60);
+    expect(payload.ctx).toEqual(ctx);
+  });
+
+  it('writes tokens jsonwebtoken verifies with the shared secret', () => {
+    const payload = jwt.verify(sign('requests', ctx), SECRET, { algorithms: ['HS256'], audience: 'requests', issuer: 'msa-internal' }) as { ctx: CallContext };
+
     expect(payload.ctx).toEqual(ctx);
   });
 });

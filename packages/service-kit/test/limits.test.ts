@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBackoffLimiter, createDailyQuota, createFailureLimiter, createWindowLimiter, secondsUntilUtcMidnight, withReservation } from '../src/index.js';
+import {
+  createBackoffLimiter,
+  createDailyQuota,
+  createFailureLimiter,
+  createRedis,
+  createWindowLimiter,
+  secondsUntilUtcMidnight,
+  withReservation,
+} from '../src/index.js';
 import { createTestRedis, type TestRedis } from './support.js';
 
 let t: TestRedis;
@@ -47,6 +55,38 @@ describe('createWindowLimiter', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => limiter.consume(k)));
 
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it('gives concurrent requests the remaining counts they would have seen one by one, and counts every one in Redis', async () => {
+    const limiter = createWindowLimiter({ redis: t.redis, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 5, windowSeconds: 60 });
+    const k = key('batch');
+    await limiter.consume(k);
+
+    const results = await Promise.all(Array.from({ length: 7 }, () => limiter.consume(k)));
+
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, true, false, false, false]);
+    expect(results.map((r) => r.state.remaining)).toEqual([3, 2, 1, 0, 0, 0, 0]);
+    expect(await t.redis.get(`${t.prefix}minute:${k}`)).toBe('8');
+  });
+
+  it('counts concurrent requests for different keys apart', async () => {
+    const limiter = createWindowLimiter({ redis: t.redis, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 2, windowSeconds: 60 });
+    const [a, b] = [key('a'), key('b')];
+
+    const results = await Promise.all([a, b, a, b, a].map((k) => limiter.consume(k)));
+
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, true, false]);
+  });
+
+  it('hands a Redis failure to every request waiting on it', async () => {
+    const broken = createRedis('redis://127.0.0.1:1', 'api', { connectTimeout: 200, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    broken.on('error', () => undefined);
+    const limiter = createWindowLimiter({ redis: broken, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 5, windowSeconds: 60 });
+
+    const results = await Promise.allSettled([limiter.consume('x'), limiter.consume('x')]);
+
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    broken.disconnect();
   });
 
   it('keeps its counters under the given prefix', async () => {

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntry } from '../source/catalog-entry.js';
+import { CatalogFeed, type CatalogEntry } from '../source/catalog-entry.js';
+import { DEFAULT_CATALOG_FILE } from '../source/catalog-source.js';
 import { createCatalogIndex, type ProductFilter } from './catalog-index.js';
+import { queryTerms } from './fold-text.js';
+import { scoreMatch, searchFields } from './search-score.js';
 
 const BASE = 'https://api.example.test';
 
@@ -152,4 +156,32 @@ describe('findProductByHandle', () => {
   it('answers undefined for an unknown handle', () => {
     expect(index.findProductByHandle('nope', BASE)).toBeUndefined();
   });
+});
+
+describe('searchProducts over the shipped catalog', () => {
+  const all = CatalogFeed.parse(JSON.parse(readFileSync(DEFAULT_CATALOG_FILE, 'utf8')));
+  const big = createCatalogIndex(all);
+
+  /** Every product scored, best first, ties in catalog order: what the index must agree with. */
+  function fullScan(q: string): string[] {
+    const terms = queryTerms(q);
+    return all
+      .map((e, i) => {
+        const { text, ends } = searchFields(e);
+        return { handle: e.handle, i, score: scoreMatch(text, ends, terms) };
+      })
+      .filter((m) => m.score >= 0)
+      .sort((a, b) => b.score - a.score || a.i - b.i)
+      .map((m) => m.handle);
+  }
+
+  it.each(['hoodie', 'bio', 'bio t-shirt', 'tshirt kinder', 'schuerze gastro', 'Schürze', 'mütze winter', 'grosse plus', 'café', 'o', 'ie', 'xylophon', 'T-Shirt', 'bio-baumwolle'])(
+    'finds for "%s" exactly what scoring every product finds, in the same order',
+    (q) => {
+      const page = big.searchProducts(buildFilter({ q, limit: 10_000 }), BASE);
+
+      expect(page.products.map((p) => p.handle)).toEqual(fullScan(q));
+      expect(page.total).toBe(fullScan(q).length);
+    },
+  );
 });

@@ -37,6 +37,7 @@ export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogInd
   const ends = searchTexts.map((t) => t.ends);
   const facets = entries.map((e) => new Set([e.type ?? '', ...(e.tags ?? [])].map(foldText)));
   const positions = new Map(entries.map((e, i) => [e.handle, i]));
+  const vocabulary = createVocabulary(texts);
   const viewsByBase = new Map<string, Product[]>();
 
   function allProducts(base: string): Product[] {
@@ -63,8 +64,10 @@ export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogInd
       // from the highest down is a stable sort in one pass, and equal scores
       // keep catalog order. Without terms every match lands in bucket 0.
       const buckets: number[][] = Array.from({ length: terms.length * MAX_TERM_SCORE + 1 }, () => []);
+      const candidates = terms.length === 0 ? undefined : vocabulary.entriesWithAll(terms);
       let total = 0;
       for (let i = 0; i < entries.length; i++) {
+        if (candidates && candidates[i] === 0) continue;
         if (filter.decoration && !entries[i]!.decoration?.includes(filter.decoration)) continue;
         if (type !== undefined && !facets[i]!.has(type)) continue;
         const score = terms.length === 0 ? 0 : scoreMatch(texts[i]!, ends[i]!, terms);
@@ -84,6 +87,65 @@ export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogInd
         skip = 0;
       }
       return { total, products: page };
+    },
+  };
+}
+
+/**
+ * Which products can hold a term, found without scanning their texts. A term
+ * holds no whitespace, so it occurs in a text only inside one of the text's
+ * whitespace-separated words: one scan over the distinct words of the whole
+ * catalog (far shorter than the texts) finds the words holding it, and their
+ * products are the only ones worth scoring. The score itself still reads
+ * each candidate's text, so results are the same as a full scan's.
+ */
+function createVocabulary(texts: readonly string[]) {
+  const products = new Map<string, number[]>();
+  texts.forEach((text, i) => {
+    for (const word of new Set(text.split(/\s+/u))) {
+      if (!word) continue;
+      const list = products.get(word);
+      if (list) list.push(i);
+      else products.set(word, [i]);
+    }
+  });
+  const words = [...products.keys()];
+  const postings = [...products.values()].map((list) => Int32Array.from(list));
+  // All words in one string, one line each, so a term is found with indexOf.
+  const joined = words.join('\n');
+  const starts = new Int32Array(words.length);
+  for (let w = 0, at = 0; w < words.length; w++) {
+    starts[w] = at;
+    at += words[w]!.length + 1;
+  }
+  /** The word whose line holds offset `at` (binary search over the line starts). */
+  const wordAt = (at: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+
+  return {
+    /** A mark per product: 1 where every term occurs in some word of its text. */
+    entriesWithAll(terms: readonly string[]): Uint8Array {
+      let all: Uint8Array | undefined;
+      for (const term of terms) {
+        const marks = new Uint8Array(texts.length);
+        for (let at = joined.indexOf(term); at !== -1; ) {
+          const w = wordAt(at);
+          for (const i of postings[w]!) marks[i] = 1;
+          // The next line: other occurrences in this word add nothing.
+          at = joined.indexOf(term, starts[w]! + words[w]!.length + 1);
+        }
+        if (all) for (let i = 0; i < all.length; i++) all[i] = all[i]! & marks[i]!;
+        else all = marks;
+      }
+      return all ?? new Uint8Array(texts.length).fill(1);
     },
   };
 }

@@ -1,8 +1,9 @@
 import { ProductHandleParams, ProductListQuery, type ProductList } from '@msa/contracts';
-import { type CachedSource, methodNotAllowed, notFound, parseOr, sendCacheable } from '@msa/service-kit';
+import { type CachedSource, methodNotAllowed, notFound, parseOr, sendPrepared } from '@msa/service-kit';
 import { Router } from 'express';
 import type { CatalogIndex } from '../domain/catalog-index.js';
 import { linkBase } from '../domain/product-view.js';
+import { createPageCache } from './page-cache.js';
 
 export interface ProductRoutesDeps {
   catalog: CachedSource<CatalogIndex>;
@@ -12,21 +13,30 @@ export interface ProductRoutesDeps {
 export function productRoutes({ catalog, publicBaseUrl }: ProductRoutesDeps): Router {
   const router = Router();
   const env = { publicBaseUrl };
+  const pages = createPageCache<CatalogIndex>();
 
   router
     .route('/')
     .get(async (req, res) => {
-      const query = parseOr(ProductListQuery, req.query, 'invalid_request', 'The query parameters are invalid.');
       const snapshot = await catalog.get();
-      const page = snapshot.value.searchProducts(query, linkBase(publicBaseUrl, req.ctx.sandbox));
-      const body: ProductList = {
-        generated_at: snapshot.generatedAt.toISOString(),
-        total: page.total,
-        limit: query.limit,
-        offset: query.offset,
-        products: page.products,
-      };
-      sendCacheable(req, res, body);
+      // Keyed by the raw query: the same text always parses to the same
+      // query, so a hit skips the parse too, and a query that fails to parse
+      // throws before anything is kept.
+      const at = req.originalUrl.indexOf('?');
+      const key = `${req.ctx.sandbox ? 's' : 'l'}${at === -1 ? '' : req.originalUrl.slice(at)}`;
+      const page = pages.get(snapshot, key, () => {
+        const query = parseOr(ProductListQuery, req.query, 'invalid_request', 'The query parameters are invalid.');
+        const found = snapshot.value.searchProducts(query, linkBase(publicBaseUrl, req.ctx.sandbox));
+        const body: ProductList = {
+          generated_at: snapshot.generatedAt.toISOString(),
+          total: found.total,
+          limit: query.limit,
+          offset: query.offset,
+          products: found.products,
+        };
+        return body;
+      });
+      sendPrepared(req, res, page);
     })
     .all(methodNotAllowed(env, ['GET']));
 
@@ -39,7 +49,8 @@ export function productRoutes({ catalog, publicBaseUrl }: ProductRoutesDeps): Ro
       if (!product) {
         throw notFound('product_not_found', `No product with handle '${handle}'.`, 'GET /v1/products lists every handle.');
       }
-      sendCacheable(req, res, product);
+      const page = pages.get(snapshot, `${req.ctx.sandbox ? 's' : 'l'}/${handle}`, () => product);
+      sendPrepared(req, res, page);
     })
     .all(methodNotAllowed(env, ['GET']));
 

@@ -26,16 +26,28 @@ export interface ResolveOptions {
 
 const STALE_OK_MS = 10 * 60_000;
 
+export interface KeyResolver {
+  (apiKey: string, ctx: CallContext, opts?: ResolveOptions): Promise<Principal | null>;
+  /** The principal of a valid key resolved within the TTL, from the cache alone; null otherwise. */
+  fresh?(apiKey: string): Principal | null;
+}
+
 /**
  * Resolves API keys through identity's introspection, with a short
  * in-process cache keyed by the key's hash (the key itself is never kept).
  */
-export function createKeyResolver({ identity, ttlMs, negativeTtlMs = Math.min(ttlMs, 2_000), maxEntries = 10_000 }: KeyResolverOptions) {
+export function createKeyResolver({ identity, ttlMs, negativeTtlMs = Math.min(ttlMs, 2_000), maxEntries = 10_000 }: KeyResolverOptions): KeyResolver {
   const cache = new Map<string, Entry>();
   const inflight = new Map<string, Promise<Principal | null>>();
+  const hashOf = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
 
-  return async function resolve(apiKey: string, ctx: CallContext, opts: ResolveOptions = {}): Promise<Principal | null> {
-    const hash = createHash('sha256').update(apiKey).digest('hex');
+  function fresh(apiKey: string): Principal | null {
+    const hit = cache.get(hashOf(apiKey));
+    return hit && hit.expires > Date.now() ? hit.principal : null;
+  }
+
+  async function resolve(apiKey: string, ctx: CallContext, opts: ResolveOptions = {}): Promise<Principal | null> {
+    const hash = hashOf(apiKey);
     const now = Date.now();
     const hit = cache.get(hash);
     if (hit && hit.expires > now) return hit.principal;
@@ -55,6 +67,6 @@ export function createKeyResolver({ identity, ttlMs, negativeTtlMs = Math.min(tt
       inflight.set(hash, pending);
     }
     return pending;
-  };
+  }
+  return Object.assign(resolve, { fresh });
 }
-export type KeyResolver = ReturnType<typeof createKeyResolver>;

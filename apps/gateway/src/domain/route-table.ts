@@ -3,6 +3,9 @@
 // proxies nothing that is not listed there, so a service's /internal routes
 // and /metrics can never be reached from outside.
 import { OPERATIONS, type OperationDef, type RouteId, type Scope, type ServiceName } from '@msa/contracts';
+import { compileRoutes } from './route-matcher.js';
+
+export type { Resolution } from './route-matcher.js';
 
 export type UpstreamName = Exclude<ServiceName, 'gateway' | 'intake-worker'>;
 
@@ -38,29 +41,7 @@ export function buildRoutes<T extends OperationDef>(table: readonly T[]): RouteD
 
 export const ROUTES: readonly RouteDef[] = buildRoutes(OPERATIONS);
 
-export type Resolution =
-  | { kind: 'route'; route: RouteDef }
-  | { kind: 'method_not_allowed'; allowed: string[] }
-  | { kind: 'not_found' };
-
-function matches(pattern: string, path: string): boolean {
-  if (pattern.endsWith('/*')) return path.startsWith(pattern.slice(0, -1)) && path.length > pattern.length - 1;
-  const p = pattern.split('/');
-  const s = path.split('/');
-  if (p.length !== s.length) return false;
-  return p.every((seg, i) => (seg.startsWith(':') ? (s[i] ?? '').length > 0 : seg === s[i]));
-}
-
 /** Finds the route for a method and a path (already without `/sandbox`). HEAD uses the GET route. */
 export function createRouteResolver(routes: readonly RouteDef[] = ROUTES) {
-  return (method: string, rawPath: string): Resolution => {
-    // One trailing slash is forgiven (`/v1/products/` is `/v1/products`).
-    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
-    const candidates = routes.filter((r) => matches(r.path, path));
-    if (candidates.length === 0) return { kind: 'not_found' };
-    const wanted = method === 'HEAD' ? 'GET' : method;
-    const route = candidates.find((r) => r.method === wanted);
-    if (route) return { kind: 'route', route };
-    return { kind: 'method_not_allowed', allowed: [...new Set(candidates.map((r) => r.method))] };
-  };
+  return compileRoutes(routes);
 }
