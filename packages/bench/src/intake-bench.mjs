@@ -114,7 +114,8 @@ export async function runIntakeDrain({ root, redis, countCommands, redisEnv, red
   }
   const cpuShares = cpu ? cpu.stop() : [];
   // The bench's own XLEN polls are taken off; its few failed-count checks (one per 10 polls) stay in, well under 1 %.
-  const redisCommands = callsBefore ? commandsBetween(callsBefore, await commandCalls(redis), { xlen: pollsInWindow }) : null;
+  const callsAfter = callsBefore ? await commandCalls(redis) : null;
+  const redisCommands = callsBefore ? commandsBetween(callsBefore, callsAfter, { xlen: pollsInWindow }) : null;
   failed = await queue.getFailedCount();
   const stoppedAt = end ?? performance.now();
 
@@ -129,6 +130,16 @@ export async function runIntakeDrain({ root, redis, countCommands, redisEnv, red
   const perSecond = first && seconds > 0 ? inWindow / seconds : 0;
   const workerMicros = workers.reduce((sum, _w, i) => sum + (cpuPer(cpuShares, `worker ${i + 1}`, 1) || 0), 0);
   const redisName = redisPids.length === 1 ? redisPids[0].name : null;
+  // Per command (inside scripts counted), so a change shows which ones it saved.
+  const redisCommandsByName = {};
+  if (callsAfter && inWindow > 0) {
+    const ours = { xlen: pollsInWindow, info: (callsAfter.get('info') ?? 0) - (callsBefore.get('info') ?? 0) };
+    for (const [name, n] of callsAfter) {
+      const d = n - (callsBefore.get(name) ?? 0) - (ours[name] ?? 0);
+      if (d > 0) redisCommandsByName[name] = Math.round((d / inWindow) * 100) / 100;
+    }
+    log(`intake, ${processes} process${processes > 1 ? 'es' : ''}: Redis commands per delivery ${JSON.stringify(redisCommandsByName)}`);
+  }
   return {
     modules,
     /** Worker CPU (all processes) per request delivered in the window, µs. */
@@ -136,6 +147,7 @@ export async function runIntakeDrain({ root, redis, countCommands, redisEnv, red
     redisCpuPerDelivery: redisName ? cpuPer(cpuShares, redisName, inWindow) : Number.NaN,
     sinkCpuPerDelivery: cpuPer(cpuShares, 'bench (SMTP sink)', inWindow),
     redisCommandsPerDelivery: redisCommands === null || inWindow === 0 ? Number.NaN : redisCommands / inWindow,
+    redisCommandsByName,
     deliveredInWindow: inWindow,
     processes,
     jobs,
