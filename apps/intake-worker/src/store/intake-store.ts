@@ -39,27 +39,6 @@ export const STEPS_TTL_SECONDS = 30 * 24 * 3600;
 export const LOGOS_TTL_SECONDS = 7 * 24 * 3600;
 
 /*
- * Reads the step record and, in the same call, marks the operator e-mail
- * begun when the job has no logo step to do it and the record shows it
- * neither sent nor begun. Returns the record as it was before.
- * KEYS: steps. ARGV: steps ttl, now, '1' to mark the operator e-mail begun.
- */
-const BEGIN = `
-local state = redis.call('HGETALL', KEYS[1])
-if ARGV[3] == '1' then
-  local seen = false
-  for i = 1, #state, 2 do
-    if state[i] == 'operator' or state[i] == 'operator_pending' then seen = true end
-  end
-  if not seen then
-    redis.call('HSET', KEYS[1], 'operator_pending', ARGV[2])
-    redis.call('EXPIRE', KEYS[1], ARGV[1])
-  end
-end
-return state
-`;
-
-/*
  * Marks a step finished (and the next one begun) and writes or deletes the
  * stored logos in the same atomic step.
  * KEYS: steps, logos. ARGV: steps ttl, step, value, next step ('' = none),
@@ -114,7 +93,6 @@ function script(lua: string) {
   };
 }
 
-const begin = script(BEGIN);
 const recordStep = script(RECORD_STEP);
 const markPending = script(MARK_PENDING);
 const appendOnce = script(APPEND_ONCE);
@@ -157,8 +135,17 @@ export function createIntakeStore(redis: RedisClient, keyPrefix: string): Intake
 
   return {
     async begin(id, { markOperatorBegun }) {
-      const flat = (await begin(redis, [stepsKey(id)], [STEPS_TTL_SECONDS, Date.now(), markOperatorBegun ? '1' : ''])) as string[];
-      return fieldsOf(flat) as StepState;
+      const key = stepsKey(id);
+      if (!markOperatorBegun) return (await redis.hgetall(key)) as StepState;
+      // Three plain commands in one round trip, no script: HSETNX leaves a
+      // begun mark of another attempt in place and says so, which makes the
+      // record read just before it count as showing that mark.
+      const replies = await redis.pipeline().hgetall(key).hsetnx(key, 'operator_pending', Date.now()).expire(key, STEPS_TTL_SECONDS).exec();
+      if (!replies) throw new Error('the step record read returned no replies');
+      for (const [err] of replies) if (err) throw err;
+      const state = { ...(replies[0]![1] as StepState) };
+      if (replies[1]![1] === 0 && !state.operator_pending) state.operator_pending = await redis.hget(key, 'operator_pending') ?? undefined;
+      return state;
     },
 
     async record(id, step, opts = {}) {
