@@ -8,19 +8,23 @@
 // the requests delivered in it.
 import { INTAKE_QUEUE, INTAKE_LIST_STREAM } from '@msa/contracts';
 import { Queue } from 'bullmq';
+// The requests service's build, as the workers run the intake worker's (the bench needs `pnpm build` first).
+import { intakeJobOptions } from '../../../apps/requests/dist/intake/intake-queue.js';
 import { cpuPer, startCpuWatch } from './cpu-watch.mjs';
 import { buildIntakeJob } from './intake-fixture.mjs';
 import { countModules, freePort, spawnService, waitForOk } from './processes.mjs';
 import { commandCalls, commandsBetween } from './redis-private.mjs';
 
 const POLL_MS = 50;
+const PRODUCER_ATTEMPTS = 8;
+const PRODUCER_BACKOFF_MS = 2_000;
 
 async function fillQueue(redis, prefix, jobs) {
   const queue = new Queue(INTAKE_QUEUE, {
     connection: redis,
     prefix,
-    // The producer's options (apps/requests), so the worker sees the same jobs as in production.
-    defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 5_000 }, removeOnComplete: { age: 86_400 }, removeOnFail: false },
+    // The producer's own options at its defaults (apps/requests: INTAKE_ATTEMPTS, INTAKE_BACKOFF_MS), so the worker sees the same jobs as in production.
+    defaultJobOptions: intakeJobOptions(PRODUCER_ATTEMPTS, PRODUCER_BACKOFF_MS),
   });
   // Paused until every worker is up, so start-up is not part of the drain.
   await queue.pause();

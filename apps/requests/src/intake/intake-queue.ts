@@ -3,7 +3,7 @@
 // so adding a request that is already on the queue is a no-op.
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
 import { throttledLog, type Logger } from '@msa/service-kit';
-import { Queue } from 'bullmq';
+import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { RedisClient } from '@msa/service-kit';
 
 /** An enqueue that has not answered by then is treated as failed; the reconciler retries it. */
@@ -12,6 +12,17 @@ const ENQUEUE_TIMEOUT_MS = 5_000;
 export interface IntakeQueue {
   enqueue(job: IntakeJob): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The options every intake job is added with (the bench adds its jobs with them too). */
+export function intakeJobOptions(attempts: number, backoffMs: number) {
+  return {
+    attempts,
+    backoff: { type: 'exponential', delay: backoffMs },
+    // Completed jobs stay inspectable for 24 hours; failed ones until retried.
+    removeOnComplete: { age: 86_400 },
+    removeOnFail: false,
+  } satisfies DefaultJobOptions;
 }
 
 export interface IntakeQueueOptions {
@@ -32,12 +43,7 @@ export function createIntakeQueue({ connection, prefix, attempts, backoffMs, log
     // outage fails each add fast and a later add works again.
     skipWaitingForReady: true,
     skipVersionCheck: true,
-    defaultJobOptions: {
-      attempts,
-      backoff: { type: 'exponential', delay: backoffMs },
-      removeOnComplete: { age: 86_400 },
-      removeOnFail: false,
-    },
+    defaultJobOptions: intakeJobOptions(attempts, backoffMs),
   });
   const queueError = throttledLog(logger, 'warn', 'intake queue error');
   queue.on('error', (err) => queueError({ err }));
