@@ -6,8 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
-export function securityHeaders(options: HelmetOptions): RequestHandler {
-  const set: Array<[string, string]> = [];
+/** `extra` headers (constant for every answer) join the same list, so they cost no middleware of their own. */
+export function securityHeaders(options: HelmetOptions, extra: Record<string, string> = {}): RequestHandler {
+  const set: Array<[string, string]> = Object.entries(extra);
   const removed: string[] = [];
   const recorder = {
     setHeader(name: string, value: unknown) {
