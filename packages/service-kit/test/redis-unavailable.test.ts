@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Router } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, createServiceApp, finishServiceApp, isRedisUnavailable, type RedisClient } from '../src/index.js';
+import { createServiceApp, finishServiceApp, isRedisUnavailable, type RedisClient } from '../src/index.js';
+import { createRedis } from '../src/redis.js';
 import { BASE_URL, captureLogs, createTestRedis, type TestRedis } from './support.js';
 
 async function closedRedisUrl(): Promise<string> {
