@@ -73,7 +73,7 @@ describe('a Redis that cannot be reached', () => {
   });
 
   it('writes nothing but JSON lines, even for a client given no logger', async () => {
-    const kit = new URL('../dist/index.js', import.meta.url).href;
+    const kit = new URL('../dist/redis.js', import.meta.url).href;
     const script = `
       import { createRedis } from ${JSON.stringify(kit)};
       const redis = createRedis(${JSON.stringify(url)}, 'api', { retryStrategy: () => 20 });
