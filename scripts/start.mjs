@@ -10,7 +10,7 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { serviceNodeOptions } from './node-options.mjs';
+import { serviceMemoryEnv } from './node-options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = join(root, '.data');
@@ -155,9 +155,9 @@ async function main() {
   const redisUrl = await ensureRedis();
   const base = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
   const env = {
+    // The images' V8 flags and MALLOC_ARENA_MAX (infra/Dockerfile); the caller's own win.
+    ...serviceMemoryEnv(root),
     ...process.env,
-    // The V8 flags of the images (infra/Dockerfile); a NODE_OPTIONS of the caller's wins.
-    NODE_OPTIONS: process.env.NODE_OPTIONS ?? serviceNodeOptions(root),
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     PUBLIC_BASE_URL: base,

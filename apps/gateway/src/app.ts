@@ -16,18 +16,20 @@ import {
   errorHandler,
   healthRoutes,
   notFoundHandler,
-  rateLimitedError,
   requestContext,
   sendError,
   serviceUnavailableError,
-  setRateLimitHeaders,
-  throttledLog,
   type AppError,
-  type FailureLimiter,
   type Logger,
   type Metrics,
-  type WindowLimiter,
 } from '@msa/service-kit';
+import { throttledLog } from '@msa/service-kit/redis';
+import {
+  rateLimitedError,
+  setRateLimitHeaders,
+  type FailureLimiter,
+  type WindowLimiter,
+} from '@msa/service-kit/limits';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import { extractCredential } from './auth/credentials.js';
 import type { KeyResolver } from './auth/key-resolver.js';

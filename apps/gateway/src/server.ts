@@ -5,15 +5,13 @@ import {
   createInternalSigner,
   createLogger,
   createMetrics,
-  createRedis,
   redisTopologyOf,
-  createFailureLimiter,
-  createWindowLimiter,
   listen,
-  pingRedis,
   type Logger,
   type RunningService,
 } from '@msa/service-kit';
+import { createRedis, pingRedis } from '@msa/service-kit/redis';
+import { createFailureLimiter, createWindowLimiter } from '@msa/service-kit/limits';
 import { createAdminApp, createApp, type UpstreamName } from './app.js';
 import { createKeyResolver } from './auth/key-resolver.js';
 import { createTokenVerifier } from './auth/token-verifier.js';

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyInternalToken, createMetrics, createRedis, createWindowLimiter, listen, loadConfig, closeServer, type RunningService } from '@msa/service-kit';
+import { verifyInternalToken, createMetrics, listen, loadConfig, closeServer, type RunningService } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
+import { createWindowLimiter } from '@msa/service-kit/limits';
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
 import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
 import request from 'supertest';

@@ -1,6 +1,7 @@
 // The gateway's dependencies as its component tests build them: real Redis
 // limiters under the test file's prefix, no credentials unless a test says so.
-import { createFailureLimiter, createInternalSigner, createMetrics, createWindowLimiter } from '@msa/service-kit';
+import { createInternalSigner, createMetrics } from '@msa/service-kit';
+import { createFailureLimiter, createWindowLimiter } from '@msa/service-kit/limits';
 import { TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
 import express from 'express';
 import type { GatewayDeps, UpstreamName } from '../src/app.js';

@@ -1,5 +1,6 @@
 import { LIMITS } from '@msa/contracts';
-import { createBackoffLimiter, createServiceApp, finishServiceApp, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
+import { createServiceApp, finishServiceApp, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
+import { createBackoffLimiter } from '@msa/service-kit/limits';
 import type { Express } from 'express';
 import { createReplaySeal } from './domain/replay-seal.js';
 import { signingKeyMaterial, type TokenKeys } from './domain/token-keys.js';

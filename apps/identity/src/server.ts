@@ -1,7 +1,6 @@
 import {
   createLogger,
   createMetrics,
-  createRedis,
   redisTopologyOf,
   listenWithAdmin,
   type Logger,
@@ -9,6 +8,7 @@ import {
   type RedisClient,
   type RunningService,
 } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import { createApp } from './app.js';
 import type { IdentityConfig } from './config.js';
 import { createTokenKeys } from './domain/token-keys.js';

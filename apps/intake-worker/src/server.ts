@@ -3,15 +3,13 @@ import {
   closeServer,
   createLogger,
   createMetrics,
-  createRedis,
   redisTopologyOf,
   listen,
-  pingRedis,
-  throttledLog,
   type Logger,
   type RedisClient,
   type RunningService,
 } from '@msa/service-kit';
+import { createRedis, pingRedis, throttledLog } from '@msa/service-kit/redis';
 import { Queue, type Worker } from 'bullmq';
 import { Router } from 'express';
 import { Gauge } from 'prom-client';

@@ -1,5 +1,6 @@
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
-import { throttledLog, type Logger, type RedisClient } from '@msa/service-kit';
+import type { Logger, RedisClient } from '@msa/service-kit';
+import { throttledLog } from '@msa/service-kit/redis';
 import { Worker, type Job } from 'bullmq';
 import type { Counter } from 'prom-client';
 import type { IntakeOutcome } from './intake/run-intake.js';

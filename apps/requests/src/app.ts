@@ -1,4 +1,5 @@
-import { createServiceApp, finishServiceApp, pingRedis, type Logger, type Metrics } from '@msa/service-kit';
+import { createServiceApp, finishServiceApp, type Logger, type Metrics } from '@msa/service-kit';
+import { pingRedis } from '@msa/service-kit/redis';
 import type { Express } from 'express';
 import type { RedisClient } from '@msa/service-kit';
 import type { ProductCatalog } from './catalog/product-catalog.js';

@@ -3,13 +3,13 @@ import {
   createInternalSigner,
   createLogger,
   createMetrics,
-  createRedis,
   redisTopologyOf,
   listenWithAdmin,
   type Logger,
   type RedisClient,
   type RunningService,
 } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import { createApp, createShopRequestCounters } from './app.js';
 import { createProductCatalog } from './catalog/product-catalog.js';
 import type { RequestsConfig } from './config.js';

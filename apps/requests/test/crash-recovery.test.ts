@@ -3,7 +3,7 @@
 // (begin, reserve) before the kill. The drills in packages/drills kill real
 // processes; these pin each recovery step.
 import { ShopRequestBody } from '@msa/contracts';
-import { utcDay } from '@msa/service-kit';
+import { utcDay } from '@msa/service-kit/limits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReconciler } from '../src/intake/reconciler.js';
 import { buildShopRequest, liveWriter, startHarness, type Harness } from './support.js';

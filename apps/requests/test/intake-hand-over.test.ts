@@ -1,5 +1,5 @@
 import { IntakeJob } from '@msa/contracts';
-import { createRedis } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import { testLogger } from '@msa/test-kit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
 import { IntakeJob, type ShopRequestBody } from '@msa/contracts';
-import { createRedis, loadConfig, type RunningService } from '@msa/service-kit';
+import { loadConfig, type RunningService } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import { TEST_BASE_URL, TEST_INTERNAL_SECRET, createTestRedis, deleteByPattern, internalHeaders, testLogger, type TestRedis } from '@msa/test-kit';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';

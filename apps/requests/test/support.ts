@@ -3,7 +3,8 @@
 // port, a real BullMQ queue, and helpers to call the app as the gateway would.
 import { createCatalogClient, type CallContext, type Principal, type ShopRequestInput } from '@msa/contracts';
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
-import { createInternalSigner, createMetrics, createRedis, loadConfig, type Logger, type RunningService } from '@msa/service-kit';
+import { createInternalSigner, createMetrics, loadConfig, type Logger, type RunningService } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import {
   TEST_BASE_URL,
   TEST_INTERNAL_SECRET,

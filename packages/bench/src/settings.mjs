@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serviceNodeOptions } from '../../../scripts/node-options.mjs';
+import { serviceMemoryEnv, serviceNodeOptions } from '../../../scripts/node-options.mjs';
 import { redisServerOnPath } from './redis-private.mjs';
 
 const int = (name, def) => {
@@ -28,6 +28,11 @@ export function loadSettings() {
   if (!['private', 'single', 'cluster'].includes(redisTopology)) throw new Error(`BENCH_REDIS is private, single or cluster; got '${redisTopology}'`);
   // The services' V8 flags as deployed (infra/Dockerfile); BENCH_NODE_OPTIONS replaces them to measure others ('' = none).
   const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? serviceNodeOptions(root);
+  // The images' MALLOC_ARENA_MAX unless the caller sets one ('' = glibc's default);
+  // every process the bench starts, references included, inherits it.
+  const arenas = process.env.MALLOC_ARENA_MAX ?? serviceMemoryEnv(root).MALLOC_ARENA_MAX;
+  if (arenas) process.env.MALLOC_ARENA_MAX = arenas;
+  else delete process.env.MALLOC_ARENA_MAX;
   const profileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];

@@ -3,7 +3,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import { AppError, appError, toFieldProblems } from './errors.js';
 import type { Logger } from './logger.js';
-import { isRedisUnavailable } from './redis.js';
+import { isRedisUnavailable } from './redis-errors.js';
 
 /** Seconds a 503 asks the caller to wait: long enough for Redis to reconnect or fail over. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;

@@ -14,11 +14,14 @@ export * from './http.js';
 export * from './idempotency.js';
 export * from './internal-auth.js';
 export * from './json-depth.js';
-export * from './limits.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './placeholder-svg.js';
-export * from './redis.js';
+// Redis clients and the Redis-backed limiters are subpaths
+// (`@msa/service-kit/redis`, `/limits`): ioredis and rate-limiter-flexible
+// cost a service that never talks to Redis about 10 MB of RSS.
+export type { CreateRedisOptions, Redis, RedisClient, RedisRole } from './redis.js';
+export * from './redis-errors.js';
 export * from './request-context.js';
 export * from './shutdown.js';
 export type {} from './types.js';

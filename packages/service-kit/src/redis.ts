@@ -1,9 +1,10 @@
-import { Cluster, Redis, ReplyError, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisTopology } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 
 export type { Redis } from 'ioredis';
 export { Cluster } from 'ioredis';
+export { isRedisUnavailable } from './redis-errors.js';
 
 /** A client of any topology: one node or Sentinel-followed (`Redis`), or a `Cluster`. */
 export type RedisClient = Redis | Cluster;
@@ -139,54 +140,6 @@ export function throttledLog(logger: Logger, level: 'warn' | 'error', msg: strin
       suppressed = 0;
     },
   });
-}
-
-const UNAVAILABLE_ERROR_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
-// Plain `Error`s ioredis raises when it has no usable connection; it gives
-// them no class or code of their own, so their fixed messages are all there is.
-const UNAVAILABLE_MESSAGES = [
-  'Connection is closed.',
-  'Command timed out',
-  "Stream isn't writeable and enableOfflineQueue options is false",
-  "Cluster isn't ready and enableOfflineQueue options is false",
-  'None of startup nodes is available',
-  'Cluster is disconnected.',
-  'Command aborted due to connection close',
-  'Socket timeout.',
-  'connect ETIMEDOUT',
-  // A Cluster client gives up on a slot whose master is gone for longer than
-  // its redirections allow (maxRedirections × retryDelayOnFailover): a failover
-  // still under way.
-  'Too many Cluster redirections.',
-];
-// Replies a healthy command gets while Redis loads its data, fails over or
-// reshards: the same command succeeds a moment later.
-const TRANSIENT_REPLY = /^(LOADING|BUSY|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|READONLY|MOVED|ASK)\b/;
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/**
- * Whether `err` says Redis cannot be reached right now (connection refused or
- * lost, retries or command timeout exhausted, offline queue refused, cluster
- * down, dataset loading): a fault worth retrying, answered with 503.
- */
-export function isRedisUnavailable(err: unknown): boolean {
-  let e: unknown = err;
-  // A cluster error carries the node's error; a wrapper its cause.
-  for (let depth = 0; e instanceof Error && depth < 3; depth++) {
-    const { name, message } = e;
-    if (UNAVAILABLE_ERROR_NAMES.has(name)) return true;
-    if (e instanceof ReplyError) {
-      // A transaction a failover aborted names the errors of its commands.
-      const previous = (e as { previousErrors?: unknown[] }).previousErrors;
-      if (message.startsWith('EXECABORT') && Array.isArray(previous)) return previous.some((p) => isRedisUnavailable(p));
-      return TRANSIENT_REPLY.test(message);
-    }
-    const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
-    if (UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m))) return true;
-    e = (e as { lastNodeError?: unknown }).lastNodeError ?? e.cause;
-  }
-  return false;
 }
 
 const READY_TIMEOUT_MS = 2_000;

@@ -3,11 +3,11 @@ import {
   createBackoffLimiter,
   createDailyQuota,
   createFailureLimiter,
-  createRedis,
   createWindowLimiter,
   secondsUntilUtcMidnight,
   withReservation,
-} from '../src/index.js';
+} from '../src/limits.js';
+import { createRedis } from '../src/redis.js';
 import { createTestRedis, type TestRedis } from './support.js';
 
 let t: TestRedis;

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, pingRedis } from '../src/index.js';
+import { createRedis, pingRedis } from '../src/redis.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

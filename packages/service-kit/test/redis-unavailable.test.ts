@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Router } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, createServiceApp, finishServiceApp, isRedisUnavailable, type RedisClient } from '../src/index.js';
+import { createServiceApp, finishServiceApp, isRedisUnavailable, type RedisClient } from '../src/index.js';
+import { createRedis } from '../src/redis.js';
 import { BASE_URL, captureLogs, createTestRedis, type TestRedis } from './support.js';
 
 async function closedRedisUrl(): Promise<string> {
@@ -72,7 +73,7 @@ describe('a Redis that cannot be reached', () => {
   });
 
   it('writes nothing but JSON lines, even for a client given no logger', async () => {
-    const kit = new URL('../dist/index.js', import.meta.url).href;
+    const kit = new URL('../dist/redis.js', import.meta.url).href;
     const script = `
       import { createRedis } from ${JSON.stringify(kit)};
       const redis = createRedis(${JSON.stringify(url)}, 'api', { retryStrategy: () => 20 });

@@ -3,7 +3,8 @@
 // (service-kit cannot use test-kit, which depends on it.)
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createLogger, deleteByPattern, type Logger } from '../src/index.js';
+import { createLogger, type Logger } from '../src/index.js';
+import { deleteByPattern } from '../src/redis.js';
 
 export interface TestRedis {
   redis: Redis;

@@ -6,7 +6,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { IntakeJob, LIMITS, OPERATION_IDS } from '@msa/contracts';
-import { createRedis } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // Shop requests through the gateway: credentials, scopes, sandbox routing,
 // ownership and the hand-over of live requests to the intake queue.
 import { IntakeJob, ShopRequestResult } from '@msa/contracts';
-import { createRedis } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import supertest from 'supertest';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deleteByPattern } from '@msa/service-kit';
+import { deleteByPattern } from '@msa/service-kit/redis';
 import { Redis } from 'ioredis';
 
 let containerUrl: Promise<string> | undefined;

@@ -1,4 +1,5 @@
-import type { BackoffLimiter, Logger, Metrics } from '@msa/service-kit';
+import type { Logger, Metrics } from '@msa/service-kit';
+import type { BackoffLimiter } from '@msa/service-kit/limits';
 import type { TokenKeys } from '../domain/token-keys.js';
 import type { CredentialStore } from '../store/credential-store.js';
 import type { CredentialQuota } from './credential-quota.js';

@@ -1,5 +1,6 @@
 import { LIMITS } from '@msa/contracts';
-import { createDailyQuota, rateLimitedError, setRateLimitHeaders, type RedisClient, type Reservation } from '@msa/service-kit';
+import type { RedisClient } from '@msa/service-kit';
+import { createDailyQuota, rateLimitedError, setRateLimitHeaders, type Reservation } from '@msa/service-kit/limits';
 import type { Request, Response } from 'express';
 
 export const CREDENTIAL_QUOTA_POLICY = 'credentials-day';

@@ -7,10 +7,10 @@ import {
   idempotencyOf,
   methodNotAllowed,
   parseOr,
-  withReservation,
   type IdempotencyBodyCodec,
   type RedisClient,
 } from '@msa/service-kit';
+import { withReservation } from '@msa/service-kit/limits';
 import { Router } from 'express';
 import { createCredentials, type CreatedCredentials } from '../domain/create-credentials.js';
 import type { RouteDeps } from './context.js';

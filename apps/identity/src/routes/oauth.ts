@@ -1,5 +1,6 @@
 import { ClientRegistrationRequest, TokenRequest, type ClientRegistration, type TokenResponse } from '@msa/contracts';
-import { appError, methodNotAllowed, parseOr, rateLimitedError, setRateLimitHeaders, withReservation } from '@msa/service-kit';
+import { appError, methodNotAllowed, parseOr } from '@msa/service-kit';
+import { rateLimitedError, setRateLimitHeaders, withReservation } from '@msa/service-kit/limits';
 import { Router, type Request, type Response } from 'express';
 import { signAccessToken } from '../domain/access-token.js';
 import { authenticateClientRequest } from '../domain/client-authentication.js';

@@ -7,7 +7,8 @@
 // whose secret nobody was shown; the reverse order could leave an index
 // pointing at nothing. A failed index write removes the record again.
 import { Mode, Scope } from '@msa/contracts';
-import { pingRedis, type RedisClient } from '@msa/service-kit';
+import type { RedisClient } from '@msa/service-kit';
+import { pingRedis } from '@msa/service-kit/redis';
 import { z } from 'zod';
 
 export const CredentialRecord = z.object({

@@ -3,7 +3,8 @@
  *   pnpm --filter @msa/intake-worker run list [--count N] [--json]
  */
 import { parseArgs } from 'node:util';
-import { createLogger, createRedis, redisTopologyOf, loadConfig } from '@msa/service-kit';
+import { createLogger, redisTopologyOf, loadConfig } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import { IntakeCliEnv } from '../config.js';
 import { createIntakeStore } from '../store/intake-store.js';
 

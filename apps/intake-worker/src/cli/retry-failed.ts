@@ -6,7 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import { INTAKE_QUEUE } from '@msa/contracts';
-import { createLogger, createRedis, redisTopologyOf, loadConfig } from '@msa/service-kit';
+import { createLogger, redisTopologyOf, loadConfig } from '@msa/service-kit';
+import { createRedis } from '@msa/service-kit/redis';
 import { Queue } from 'bullmq';
 import { IntakeCliEnv, type IntakeCliConfig } from '../config.js';
 

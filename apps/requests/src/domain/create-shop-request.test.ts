@@ -1,5 +1,6 @@
 import { ShopRequestBody, ShopRequestResult, type IntakeJob, type Product, type ShopRequestInput } from '@msa/contracts';
-import { utcDay, type AppError, type DailyQuota, type LimitState } from '@msa/service-kit';
+import type { AppError } from '@msa/service-kit';
+import { utcDay, type DailyQuota, type LimitState } from '@msa/service-kit/limits';
 import { buildContext, buildPrincipal, testLogger } from '@msa/test-kit';
 import { describe, expect, it } from 'vitest';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';

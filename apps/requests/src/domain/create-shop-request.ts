@@ -12,17 +12,19 @@ import { LIMITS, type CallContext, type FieldProblem, type RequestTrace, type Sh
 import {
   appError,
   isRedisUnavailable,
-  rateLimitedError,
   serviceUnavailableError,
   toFieldProblems,
-  utcDay,
-  withReservation,
   type AppError,
-  type LimitState,
   type Logger,
   type Metrics,
-  type Reservation,
 } from '@msa/service-kit';
+import {
+  rateLimitedError,
+  utcDay,
+  withReservation,
+  type LimitState,
+  type Reservation,
+} from '@msa/service-kit/limits';
 import type { z } from 'zod';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
 import { handOver } from '../intake/hand-over.js';

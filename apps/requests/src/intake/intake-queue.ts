@@ -2,7 +2,8 @@
 // queue's default job options, set once here; `jobId` is the shop request id,
 // so adding a request that is already on the queue is a no-op.
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
-import { throttledLog, type Logger } from '@msa/service-kit';
+import type { Logger } from '@msa/service-kit';
+import { throttledLog } from '@msa/service-kit/redis';
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { RedisClient } from '@msa/service-kit';
 

@@ -1,7 +1,8 @@
 // Finds live shop requests that were stored but never made it onto the intake
 // queue (Redis hiccup, crash between the two steps) and enqueues them. The
 // job id is the request id, so a request enqueued twice is processed once.
-import type { DailyQuota, Logger } from '@msa/service-kit';
+import type { Logger } from '@msa/service-kit';
+import type { DailyQuota } from '@msa/service-kit/limits';
 import type { ShopRequestStore } from '../store/shop-request-store.js';
 import { handOver } from './hand-over.js';
 import type { IntakeQueue } from './intake-queue.js';

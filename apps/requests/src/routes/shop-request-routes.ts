@@ -8,10 +8,9 @@ import {
   methodNotAllowed,
   notFound,
   parseOr,
-  setRateLimitHeaders,
-  type LimitState,
   type RedisClient,
 } from '@msa/service-kit';
+import { setRateLimitHeaders, type LimitState } from '@msa/service-kit/limits';
 import { Router, type RequestHandler } from 'express';
 import { createShopRequest, invalidShopRequest, newShopRequestId, type ShopRequestCaller, type ShopRequestDeps } from '../domain/create-shop-request.js';
 

@@ -1,5 +1,5 @@
 import { LIMITS } from '@msa/contracts';
-import { createDailyQuota, type DailyQuota } from '@msa/service-kit';
+import { createDailyQuota, type DailyQuota } from '@msa/service-kit/limits';
 import type { RedisClient } from '@msa/service-kit';
 
 /** Accepted shop requests per UTC day: live ones per principal, sandbox ones per principal or per IP. */
