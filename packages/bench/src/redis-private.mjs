@@ -3,49 +3,30 @@
 // runs it (infra/redis.conf), removed at the end. On a machine where others
 // use the shared Redis too, only a server of our own makes its CPU time and
 // its command counts (INFO commandstats) this run's alone.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './processes.mjs';
+import { startOwnRedisServer } from '@msa/test-kit/redis-server';
 
 export function redisServerOnPath() {
   return (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, 'redis-server')));
 }
 
-function accepts(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
-
 export async function startPrivateRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'msa-bench-redis-'));
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction'];
-  const child = spawn('redis-server', args, { stdio: 'ignore' });
+  const persisted = ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'];
+  let server;
+  try {
+    server = await startOwnRedisServer({ args: persisted });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await server.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 10_000;
-  while (!(await accepts(port))) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await stop();
-      throw new Error(`redis-server on ${port} did not start`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url: `redis://127.0.0.1:${port}`, pid: child.pid, stop };
+  return { url: server.url, pid: server.pid, stop };
 }
 
 /** Calls per command so far, from INFO commandstats (`cmdstat_<name>:calls=N,…`). */

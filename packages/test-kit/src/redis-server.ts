@@ -7,6 +7,8 @@ import { createConnection, createServer } from 'node:net';
 export interface OwnRedisServer {
   url: string;
   port: number;
+  /** The process id while it runs, for reading its CPU time from /proc. */
+  readonly pid: number | undefined;
   /** Stops the server (SIGTERM) and resolves once it has exited. */
   stop(): Promise<void>;
   /** Starts it again on the same port; resolves when it accepts connections. */
@@ -39,8 +41,9 @@ function accepts(port: number): Promise<boolean> {
 
 /**
  * Starts a redis-server child on a free loopback port; `args` are added to
- * its command line (e.g. `--cluster-enabled yes` for a node that serves no
- * slot until it is given some).
+ * its command line after the defaults, so they win (e.g. `--cluster-enabled
+ * yes` for a node that serves no slot until it is given some, or
+ * `--appendonly yes --dir <dir>` for a server that persists as production's).
  */
 export async function startOwnRedisServer({ args = [] }: { args?: string[] } = {}): Promise<OwnRedisServer> {
   const port = await freePort();
@@ -72,5 +75,13 @@ export async function startOwnRedisServer({ args = [] }: { args?: string[] } = {
   }
 
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, start, stop };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    get pid() {
+      return child?.pid;
+    },
+    start,
+    stop,
+  };
 }
