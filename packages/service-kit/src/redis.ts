@@ -163,7 +163,9 @@ export async function pingRedis(redis: RedisClient): Promise<void> {
     const info = String(await within(redis.cluster('INFO'), 'CLUSTER INFO'));
     const state = /cluster_state:(\w+)/.exec(info)?.[1];
     if (state !== 'ok') throw new Error(`cluster state is ${state ?? 'unknown'}`);
-    const masters = redis.nodes('master');
+    // The cluster's own list: the client drops a dead master from its pool
+    // while the cluster still gives it slots, and PING must reach it to fail.
+    const masters = await within(currentMasters(redis), 'CLUSTER SLOTS');
     if (masters.length === 0) throw new Error('no master known');
     await Promise.all(
       masters.map(async (node) => {
