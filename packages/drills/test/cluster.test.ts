@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { deleteByPattern } from '@msa/test-kit';
 import { Cluster } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { send, sleep } from '../src/client.js';
 import { KEY_PREFIX, OPERATOR_EMAIL, startDrillSystem, type DrillSystem } from '../src/drill-system.js';
 import { listEntries, scanKeys } from '../src/facts.js';
@@ -17,6 +17,7 @@ import { clusterOf, failoverSummary, killClusterMasterOf, type FailoverTiming } 
 import type { DrillReport } from '../src/report.js';
 import { REPO_ROOT } from '../src/service-process.js';
 import { buildShopRequest, runShopRequestDrill, shopRequestIdOf } from '../src/shop-request-drill.js';
+import { printLogsOnFailure } from './support.js';
 
 const RATE_LIMIT_PER_MINUTE = 40;
 const QUEUE_PREFIX = '{drill:intake}';
@@ -36,12 +37,6 @@ afterAll(async () => {
   await system?.close();
 });
 
-function printLogsOnFailure(): void {
-  const startedAt = Date.now();
-  onTestFailed(() => {
-    console.log(`--- process output since the test began ---\n${system.logsSince(startedAt)}`);
-  });
-}
 
 const get = (url: string, headers: Record<string, string> = {}) => send(url, { method: 'GET', headers });
 
@@ -78,7 +73,7 @@ async function waitForListEntries(requestId: string, timeoutMs = 15_000) {
 
 describe('the system on a Redis Cluster', () => {
   it('answers 200 on /readyz of every service', async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
 
     const statuses = await readyStatuses();
 
@@ -86,7 +81,7 @@ describe('the system on a Redis Cluster', () => {
   });
 
   it('lists the catalog and the shops, creates an API key and answers GET /v1/me with it', async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
 
     const products = await get(`${system.baseUrl}/v1/products?q=shirt`);
     const shops = await get(`${system.baseUrl}/v1/shops`);
@@ -101,7 +96,7 @@ describe('the system on a Redis Cluster', () => {
   });
 
   it('issues an access token for client credentials that the gateway accepts', async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
     const key = await createKey('live', '10.90.0.2');
 
     const token = await send(`${system.baseUrl}/oauth/token`, {
@@ -116,7 +111,7 @@ describe('the system on a Redis Cluster', () => {
   });
 
   it('stores a sandbox shop request and reads it back without queueing it', async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
     const key = await createKey('sandbox', '10.90.0.3');
     const auth = { authorization: `Bearer ${key.api_key}` };
 
@@ -133,7 +128,7 @@ describe('the system on a Redis Cluster', () => {
   });
 
   it('delivers a live shop request to the operator and the request list, and replays it for the same Idempotency-Key', async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
     const key = await createKey('live', '10.90.0.4');
     const post = () =>
       send(`${system.baseUrl}/v1/shop-requests`, {
@@ -157,7 +152,7 @@ describe('the system on a Redis Cluster', () => {
   });
 
   it(`answers 429 to the request past RATE_LIMIT_PER_MINUTE (${RATE_LIMIT_PER_MINUTE}) of one caller`, async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
     const key = await createKey('sandbox', '10.90.0.5');
 
     const statuses: number[] = [];
@@ -198,7 +193,7 @@ describe('the system on a Redis Cluster', () => {
   });
 
   it('answers /readyz 503 from every service that uses Redis while a master is down, 200 once its replica took over', async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
     const cluster = clusterOf(system);
     const [victim] = await cluster.masters();
     const slot = (await cluster.slotRanges()).find((r) => r.master === victim)!.from;
@@ -221,9 +216,7 @@ describe('failover drills on the Redis Cluster', () => {
   /** Runs a drill, prints its figures and the recovery line. */
   async function failoverDrill(label: string, timing: FailoverTiming, run: () => Promise<DrillReport>): Promise<DrillReport> {
     const startedAt = Date.now();
-    onTestFailed(() => {
-      console.log(`--- process output since the drill began ---\n${system.logsSince(startedAt)}`);
-    });
+    printLogsOnFailure(system);
     const report = await run();
     report.problems.push(...system.unexpectedExits(startedAt));
     console.log(`${failoverSummary(label, report, timing)}\n  ${report.summary}\n  log lines at warn and up: ${system.logCounts(startedAt)}`);

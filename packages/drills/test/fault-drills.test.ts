@@ -7,7 +7,7 @@
  * a key sent again answers the same id, no 500 was seen and the day's quota
  * counted only what was stored, and prints one line of figures.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDrillSystem, type DrillSystem } from '../src/drill-system.js';
 import {
   CREDENTIAL_STORED,
@@ -21,6 +21,7 @@ import {
 import { runKeyDrill } from '../src/key-drill.js';
 import type { DrillReport } from '../src/report.js';
 import { runShopRequestDrill } from '../src/shop-request-drill.js';
+import { printLogsOnFailure } from './support.js';
 
 let system: DrillSystem;
 
@@ -39,9 +40,7 @@ afterAll(async () => {
 /** Runs a drill, prints its figures, and on failure every process's output since it began. */
 async function drill(run: () => Promise<DrillReport>): Promise<DrillReport> {
   const startedAt = Date.now();
-  onTestFailed(() => {
-    console.log(`--- service output since the drill began ---\n${system.logsSince(startedAt)}`);
-  });
+  printLogsOnFailure(system);
   const report = await run();
   // A crash, or another program stopping a service, would make the drill's figures meaningless.
   report.problems.push(...system.unexpectedExits(startedAt));

@@ -5,11 +5,12 @@
  * created through one gateway works on the other at once, and every live
  * shop request is delivered exactly once although two workers take jobs.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, sleep, type Answer } from '../src/client.js';
 import { OPERATOR_EMAIL, startDrillSystem, type DrillSystem } from '../src/drill-system.js';
 import { listEntries } from '../src/facts.js';
 import { buildShopRequest, nextClientIp, shopRequestIdOf } from '../src/shop-request-drill.js';
+import { printLogsOnFailure } from './support.js';
 
 const RATE_LIMIT_PER_MINUTE = 10;
 
@@ -26,12 +27,6 @@ afterAll(async () => {
   await system?.close();
 });
 
-function printLogsOnFailure(): void {
-  const startedAt = Date.now();
-  onTestFailed(() => {
-    console.log(`--- process output since the test began ---\n${system.logsSince(startedAt)}`);
-  });
-}
 
 async function createKey(gateway: string, mode: 'sandbox' | 'live') {
   const created = await send(`${gateway}/v1/keys`, { headers: { 'x-forwarded-for': nextClientIp() }, body: { name: `Replica ${mode} agent`, email: 'replicas@example.org', mode } });
@@ -49,7 +44,7 @@ describe('two gateways, two requests services and two workers on one Redis', () 
   });
 
   it('accepts a key created through one gateway on the other at once', async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
     const [a, b] = system.gatewayUrls as [string, string];
 
     const key = await createKey(a, 'sandbox');
@@ -62,7 +57,7 @@ describe('two gateways, two requests services and two workers on one Redis', () 
   });
 
   it(`holds RATE_LIMIT_PER_MINUTE (${RATE_LIMIT_PER_MINUTE}) in total across both gateways`, async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
     const [a, b] = system.gatewayUrls as [string, string];
     const key = await createKey(a, 'sandbox');
 
@@ -82,7 +77,7 @@ describe('two gateways, two requests services and two workers on one Redis', () 
   });
 
   it('delivers every live shop request exactly once: one operator e-mail and one list entry per request', async () => {
-    printLogsOnFailure();
+    printLogsOnFailure(system);
     const gateways = system.gatewayUrls;
     const principals = await Promise.all(Array.from({ length: 6 }, (_, p) => createKey(gateways[p % 2]!, 'live')));
 

@@ -4,11 +4,12 @@
  * (REDIS_SENTINELS, REDIS_SENTINEL_NAME). A failover drill kills the master
  * in the middle of a burst of live shop requests.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../src/client.js';
 import { startDrillSystem, type DrillSystem } from '../src/drill-system.js';
 import { failoverSummary, killSentinelMaster, sentinelOf, type FailoverTiming } from '../src/failover.js';
 import { runShopRequestDrill } from '../src/shop-request-drill.js';
+import { printLogsOnFailure } from './support.js';
 
 let system: DrillSystem;
 
@@ -36,9 +37,7 @@ describe('the system on Redis Sentinel', () => {
 
   it('loses no accepted request and stores none twice when the master is killed mid-burst', async () => {
     const startedAt = Date.now();
-    onTestFailed(() => {
-      console.log(`--- process output since the drill began ---\n${system.logsSince(startedAt)}`);
-    });
+    printLogsOnFailure(system);
     const timing: FailoverTiming = {};
     const masterBefore = await sentinelOf(system).masterPort();
 
