@@ -8,23 +8,23 @@
 // the requests delivered in it.
 import { INTAKE_QUEUE, INTAKE_LIST_STREAM } from '@msa/contracts';
 import { Queue } from 'bullmq';
-// The requests service's build, as the workers run the intake worker's (the bench needs `pnpm build` first).
-import { intakeJobOptions } from '../../../apps/requests/dist/intake/intake-queue.js';
+import { intakeJobOptions, RequestsEnv } from '@msa/requests';
 import { cpuPer, startCpuWatch } from './cpu-watch.mjs';
 import { buildIntakeJob } from './intake-fixture.mjs';
 import { countModules, freePort, spawnService, waitForOk } from './processes.mjs';
 import { commandCalls, commandsBetween } from './redis-private.mjs';
 
 const POLL_MS = 50;
-const PRODUCER_ATTEMPTS = 8;
-const PRODUCER_BACKOFF_MS = 2_000;
+// The producer's job options at its configured defaults, read from its env schema.
+const INTAKE_ATTEMPTS = RequestsEnv.shape.INTAKE_ATTEMPTS.parse(undefined);
+const INTAKE_BACKOFF_MS = RequestsEnv.shape.INTAKE_BACKOFF_MS.parse(undefined);
 
 async function fillQueue(redis, prefix, jobs) {
   const queue = new Queue(INTAKE_QUEUE, {
     connection: redis,
     prefix,
-    // The producer's own options at its defaults (apps/requests: INTAKE_ATTEMPTS, INTAKE_BACKOFF_MS), so the worker sees the same jobs as in production.
-    defaultJobOptions: intakeJobOptions(PRODUCER_ATTEMPTS, PRODUCER_BACKOFF_MS),
+    // The producer's own options, so the worker sees the same jobs as in production.
+    defaultJobOptions: intakeJobOptions(INTAKE_ATTEMPTS, INTAKE_BACKOFF_MS),
   });
   // Paused until every worker is up, so start-up is not part of the drain.
   await queue.pause();
