@@ -16,6 +16,7 @@ import { createInternalSigner } from '@msa/service-kit';
 import { cpuPer } from './cpu-watch.mjs';
 import { measureLoad } from './load.mjs';
 import { countModules, freePort, spawnService, waitForOk } from './processes.mjs';
+import { recordIdleAfter } from './rss-sampler.mjs';
 
 /** High enough that the per-minute limit never answers 429 during the runs. */
 export const BENCH_RATE_LIMIT_PER_MINUTE = 1_000_000_000;
@@ -84,7 +85,8 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
   const identity = start('identity');
   const gateway = start('gateway');
   await Promise.all([catalog, identity, gateway].map((s) => waitForOk(apps[s.name].ready, s)));
-  for (const service of [catalog, identity, gateway]) sampler.recordIdle(service.name, service.pid);
+  const readyAt = performance.now();
+  for (const service of [catalog, identity, gateway]) sampler.recordReady(service.name, service.pid);
 
   const created = await fetch(`${publicBaseUrl}/v1/keys`, {
     method: 'POST',
@@ -132,7 +134,7 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
     waitForOk(refUrl(expressPort), refExpress),
     waitForOk(refUrl(proxyPort), refProxy),
   ]);
-  for (const service of [refNodeHttp, refExpress, refProxy]) sampler.recordIdle(service.name, service.pid);
+  for (const service of [refNodeHttp, refExpress, refProxy]) sampler.recordReady(service.name, service.pid);
 
   const bench = { name: 'bench (autocannon)', pid: process.pid };
   const systemParticipants = [bench, ...[gateway, catalog, identity].map((s) => ({ name: s.name, pid: s.pid })), ...redisPids];
@@ -148,6 +150,8 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
     url: refUrl(proxyPort),
     participants: [bench, { name: refProxy.name, pid: refProxy.pid }, { name: refExpress.name, pid: refExpress.pid }],
   });
+  // The services sat idle through the reference runs (about 40 s); their idle RSS is read before any load reaches them.
+  await recordIdleAfter(sampler, [catalog, identity, gateway], readyAt, settings.idleSeconds);
   const directRun = await run('catalog direct', { url: `http://127.0.0.1:${catalogPort}${path}`, headers: internal('catalog', 'bench-direct'), participants: systemParticipants, redis });
   const gatewayRun = await run('through the gateway', { url: `${publicBaseUrl}${path}`, headers: bearer, participants: systemParticipants, redis });
   const identityRun = await run('identity direct (POST /internal/introspect)', {

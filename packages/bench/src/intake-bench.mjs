@@ -1,7 +1,8 @@
 // Budget 2: live shop requests delivered per second by intake worker
 // processes (`node apps/intake-worker/dist/main.js`) to an SMTP sink. The
 // queue is filled and paused before a worker starts, and resumed once every
-// worker is ready (its idle RSS taken then), so the rate is the worker's own:
+// worker is ready (and, for one process, has sat idle: its idle RSS is
+// taken then), so the rate is the worker's own:
 // measured from the first delivered request to the last, the list stream
 // (the last step of each job) counting deliveries. CPU time of every process
 // and the commands Redis ran are taken over that same window and divided by
@@ -13,6 +14,7 @@ import { cpuPer, startCpuWatch } from './cpu-watch.mjs';
 import { buildIntakeJob } from './intake-fixture.mjs';
 import { countModules, freePort, spawnService, waitForOk } from './processes.mjs';
 import { commandCalls, commandsBetween } from './redis-private.mjs';
+import { recordIdleAfter } from './rss-sampler.mjs';
 
 const POLL_MS = 50;
 // The producer's job options at its configured defaults, read from its env schema.
@@ -79,7 +81,12 @@ export async function runIntakeDrain({ root, redis, countCommands, redisEnv, red
     worker.readyUrl = `http://127.0.0.1:${workerEnv.WORKER_PORT}/healthz`;
   }
   await Promise.all(workers.map((w) => waitForOk(w.readyUrl, w)));
-  for (const worker of workers) sampler.recordIdle('intake-worker', worker.pid);
+  for (const worker of workers) sampler.recordReady('intake-worker', worker.pid);
+  if (processes === 1) {
+    // The one-process drain waits until the worker has sat idle, for its idle RSS; the two-process drain does not.
+    log(`intake-worker: idle for ${settings.idleSeconds} s before the queue is resumed`);
+    await recordIdleAfter(sampler, workers.map((w) => ({ name: 'intake-worker', pid: w.pid })), performance.now(), settings.idleSeconds);
+  }
   await queue.resume();
 
   const participants = [

@@ -113,8 +113,9 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
   }
 
   out.rss_mb = {};
-  for (const name of new Set([...rss.idle.keys(), ...rss.maxima.keys()])) {
-    out.rss_mb[keyOf(name)] = { idle: round((rss.idle.get(name) ?? Number.NaN) / MB), load: round((rss.maxima.get(name) ?? Number.NaN) / MB) };
+  for (const name of new Set([...rss.ready.keys(), ...rss.idle.keys(), ...rss.maxima.keys()])) {
+    const value = (map) => round((map.get(name) ?? Number.NaN) / MB);
+    out.rss_mb[keyOf(name)] = { ready: value(rss.ready), idle: value(rss.idle), load: value(rss.maxima) };
   }
   out.modules = Object.fromEntries(Object.entries(modules).map(([name, m]) => [keyOf(name), m.modules]));
   out.modules_by_package = Object.fromEntries(Object.entries(modules).map(([name, m]) => [keyOf(name), m.byPackage]));

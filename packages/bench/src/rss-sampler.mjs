@@ -1,6 +1,8 @@
 // Resident memory of spawned services, read from /proc/<pid>/status (VmRSS,
-// in kB) every few hundred milliseconds while the load runs; the highest
-// value per service is what the memory budget judges.
+// in kB): once when a service is ready, once after it has sat idle (V8's
+// memory reducer gives back what start-up left behind some 15 s after the
+// allocations stop), and every few hundred milliseconds while the load runs.
+// The idle value and the highest value under load are what the budget judges.
 import { readFileSync } from 'node:fs';
 
 export function readRssBytes(pid) {
@@ -16,7 +18,12 @@ export function readRssBytes(pid) {
 export function createRssSampler(intervalMs = 200) {
   const watched = new Map();
   const maxByService = new Map();
+  const readyByService = new Map();
   const idleByService = new Map();
+  const keepHighest = (map, name, pid) => {
+    const rss = readRssBytes(pid);
+    if (rss !== null && rss > (map.get(name) ?? 0)) map.set(name, rss);
+  };
   let timer = null;
 
   const sample = () => {
@@ -36,10 +43,13 @@ export function createRssSampler(intervalMs = 200) {
       }
       sample();
     },
-    /** RSS of `pid` now, before any load: kept (highest per service) to show what the load adds. */
+    /** RSS of `pid` as it answers ready, before any request: kept (highest per service). */
+    recordReady(name, pid) {
+      keepHighest(readyByService, name, pid);
+    },
+    /** RSS of `pid` after it sat idle since ready, before any load: kept (highest per service). */
     recordIdle(name, pid) {
-      const rss = readRssBytes(pid);
-      if (rss !== null && rss > (idleByService.get(name) ?? 0)) idleByService.set(name, rss);
+      keepHighest(idleByService, name, pid);
     },
     unwatch(pid) {
       sample();
@@ -53,7 +63,19 @@ export function createRssSampler(intervalMs = 200) {
     },
     /** Highest RSS seen per service name, in bytes. */
     maxima: () => new Map(maxByService),
-    /** RSS per service when it was ready and idle, in bytes (services that recorded one). */
+    /** RSS per service when it answered ready, in bytes (services that recorded one). */
+    ready: () => new Map(readyByService),
+    /** RSS per service after sitting idle, in bytes (services that recorded one). */
     idle: () => new Map(idleByService),
   };
+}
+
+/**
+ * Waits until `seconds` have passed since `readyAt` (performance.now() when
+ * the services answered ready), then records each one's idle RSS.
+ */
+export async function recordIdleAfter(sampler, services, readyAt, seconds) {
+  const wait = readyAt + seconds * 1_000 - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  for (const service of services) sampler.recordIdle(service.name, service.pid);
 }

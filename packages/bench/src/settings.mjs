@@ -62,6 +62,7 @@ export function loadSettings() {
       nodeArgs,
       nodeOptions,
       countModules: int('BENCH_MODULE_COUNT', 1) > 0,
+      idleSeconds: int('BENCH_IDLE_SECONDS', 25),
     },
     intake: {
       // Twice the jobs for two processes, so both drains last about as long.
@@ -71,6 +72,7 @@ export function loadSettings() {
       nodeArgs,
       nodeOptions,
       countModules: int('BENCH_MODULE_COUNT', 1) > 0,
+      idleSeconds: int('BENCH_IDLE_SECONDS', 25),
     },
   };
 }
