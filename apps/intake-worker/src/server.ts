@@ -10,12 +10,12 @@ import {
   type RunningService,
 } from '@msa/service-kit';
 import { createRedis, pingRedis, throttledLog } from '@msa/service-kit/redis';
-import { Queue, type Worker } from 'bullmq';
+import { Queue, type Job, type Worker } from 'bullmq';
 import { Router } from 'express';
 import { Gauge } from 'prom-client';
 import { ADMIN_UI_PATH, createApp, type AppDeps } from './app.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
-import { runIntake, type IntakeDeps } from './intake/run-intake.js';
+import type { IntakeDeps, IntakeOutcome } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
@@ -47,6 +47,19 @@ function lazyQueueUi(queue: Queue): Router {
     ui ??= import('./queue-ui.js').then((m) => m.createQueueUi(queue, ADMIN_UI_PATH));
     ui.then((router) => router(req, res, next), next);
   });
+}
+
+/**
+ * The intake steps, loaded with the first job rather than at start: the mail
+ * they render builds de-DE Intl formatters when imported, which maps about
+ * 5 MB of ICU data into a worker that may wait hours for its first request.
+ */
+function lazyRunIntake(deps: IntakeDeps): (job: Job) => Promise<IntakeOutcome> {
+  let steps: Promise<typeof import('./intake/run-intake.js')> | undefined;
+  return async (job) => {
+    steps ??= import('./intake/run-intake.js');
+    return (await steps).runIntake(deps, job);
+  };
 }
 
 export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
@@ -132,7 +145,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     lockDuration: config.INTAKE_LOCK_DURATION_MS,
     stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
     logger,
-    process: (job) => runIntake(intakeDeps, job),
+    process: lazyRunIntake(intakeDeps),
     counters,
   });
   // PING alone is not enough: a node that is not the queue's (MOVED) or serves
