@@ -17,7 +17,7 @@ import { ADMIN_UI_PATH, createApp, type AppDeps } from './app.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
 import type { IntakeDeps, IntakeOutcome } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
+import type { Mailer, MailerOptions } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
 import { backoffDelay, createRedisBackoff } from './redis-backoff.js';
 import { createIntakeStore } from './store/intake-store.js';
@@ -62,6 +62,24 @@ function lazyRunIntake(deps: IntakeDeps): (job: Job) => Promise<IntakeOutcome> {
   };
 }
 
+/**
+ * The mailer, built on the first e-mail rather than at start: nodemailer is
+ * about 1.7 MB of a waiting worker's heap, and its SMTP pool connects on the
+ * first send either way.
+ */
+function lazyMailer(options: MailerOptions): Mailer {
+  let mailer: Promise<Mailer> | undefined;
+  return {
+    async send(kind, requestId, message) {
+      mailer ??= import('./mail/mailer.js').then((m) => m.createMailer(options));
+      await (await mailer).send(kind, requestId, message);
+    },
+    close() {
+      void mailer?.then((m) => m.close());
+    },
+  };
+}
+
 export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
   const domain = mailboxAddress(config.MAIL_FROM).split('@')[1] ?? 'localhost';
   return { from: config.MAIL_FROM, operatorEmail: config.OPERATOR_EMAIL, domain };
@@ -84,7 +102,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   queue.on('error', (err) => queueError({ err }));
   const mailer =
     deps.mailer ??
-    createMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
+    lazyMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
 
   const metrics = createMetrics('intake-worker');
   const counters = {
