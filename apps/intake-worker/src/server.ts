@@ -10,14 +10,14 @@ import {
   type RunningService,
 } from '@msa/service-kit';
 import { createRedis, pingRedis, throttledLog } from '@msa/service-kit/redis';
-import { Queue, type Worker } from 'bullmq';
+import { Queue, type Job, type Worker } from 'bullmq';
 import { Router } from 'express';
 import { Gauge } from 'prom-client';
 import { ADMIN_UI_PATH, createApp, type AppDeps } from './app.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
-import { runIntake, type IntakeDeps } from './intake/run-intake.js';
+import type { IntakeDeps, IntakeOutcome } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
+import type { Mailer, MailerOptions } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
 import { backoffDelay, createRedisBackoff } from './redis-backoff.js';
 import { createIntakeStore } from './store/intake-store.js';
@@ -49,6 +49,37 @@ function lazyQueueUi(queue: Queue): Router {
   });
 }
 
+/**
+ * The intake steps, loaded with the first job rather than at start: the mail
+ * they render builds de-DE Intl formatters when imported, which maps about
+ * 5 MB of ICU data into a worker that may wait hours for its first request.
+ */
+function lazyRunIntake(deps: IntakeDeps): (job: Job) => Promise<IntakeOutcome> {
+  let steps: Promise<typeof import('./intake/run-intake.js')> | undefined;
+  return async (job) => {
+    steps ??= import('./intake/run-intake.js');
+    return (await steps).runIntake(deps, job);
+  };
+}
+
+/**
+ * The mailer, built on the first e-mail rather than at start: nodemailer is
+ * about 1.7 MB of a waiting worker's heap, and its SMTP pool connects on the
+ * first send either way.
+ */
+function lazyMailer(options: MailerOptions): Mailer {
+  let mailer: Promise<Mailer> | undefined;
+  return {
+    async send(kind, requestId, message) {
+      mailer ??= import('./mail/mailer.js').then((m) => m.createMailer(options));
+      await (await mailer).send(kind, requestId, message);
+    },
+    close() {
+      void mailer?.then((m) => m.close());
+    },
+  };
+}
+
 export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
   const domain = mailboxAddress(config.MAIL_FROM).split('@')[1] ?? 'localhost';
   return { from: config.MAIL_FROM, operatorEmail: config.OPERATOR_EMAIL, domain };
@@ -71,7 +102,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   queue.on('error', (err) => queueError({ err }));
   const mailer =
     deps.mailer ??
-    createMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
+    lazyMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
 
   const metrics = createMetrics('intake-worker');
   const counters = {
@@ -132,7 +163,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     lockDuration: config.INTAKE_LOCK_DURATION_MS,
     stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
     logger,
-    process: (job) => runIntake(intakeDeps, job),
+    process: lazyRunIntake(intakeDeps),
     counters,
   });
   // PING alone is not enough: a node that is not the queue's (MOVED) or serves
