@@ -62,7 +62,7 @@ export function loadSettings() {
       nodeArgs,
       nodeOptions,
       countModules: int('BENCH_MODULE_COUNT', 1) > 0,
-      idleSeconds: int('BENCH_IDLE_SECONDS', 25),
+      idleSeconds: int('BENCH_IDLE_SECONDS', 40),
     },
     intake: {
       // Twice the jobs for two processes, so both drains last about as long.
@@ -72,7 +72,7 @@ export function loadSettings() {
       nodeArgs,
       nodeOptions,
       countModules: int('BENCH_MODULE_COUNT', 1) > 0,
-      idleSeconds: int('BENCH_IDLE_SECONDS', 25),
+      idleSeconds: int('BENCH_IDLE_SECONDS', 40),
     },
   };
 }
