@@ -147,7 +147,7 @@ export function writeMail(message: SendMailOptions, options: WriteOptions = {}):
   }
   root.push(`Date: ${(options.date ?? new Date()).toUTCString().replace(/GMT/, '+0000')}`, 'MIME-Version: 1.0');
 
-  const out: (string | Buffer)[] = [];
+  const out: string[] = [];
   const alternative = (lead: string) => {
     out.push(`${lead}${multipartLine('alternative', alternativeBoundary)}\r\n\r\n`);
     out.push(`--${alternativeBoundary}\r\n`);
@@ -169,7 +169,7 @@ export function writeMail(message: SendMailOptions, options: WriteOptions = {}):
   } else {
     alternative(`${root.join('\r\n')}\r\n`);
   }
-  return { envelope: { from: envelopeFrom, to: [...envelopeTo] }, messageId, raw: joinWithLastNewline(out) };
+  return { envelope: { from: envelopeFrom, to: [...envelopeTo] }, messageId, raw: joinText(out) };
 }
 
 function contentTypeLine(value: string): string {
@@ -181,13 +181,13 @@ function multipartLine(subtype: string, boundary: string): string {
 }
 
 /** A text alternative: 7bit when it is short-lined ASCII, else base64 (the composer's choice with textEncoding base64). */
-function textPart(out: (string | Buffer)[], contentType: string, content: string): void {
+function textPart(out: string[], contentType: string, content: string): void {
   const sevenBit = mimeFuncs.isPlainText(content) && !mimeFuncs.hasLongerLines(content, 76);
   out.push(`${contentTypeLine(contentType)}\r\nContent-Transfer-Encoding: ${sevenBit ? '7bit' : 'base64'}\r\n\r\n`);
   out.push(sevenBit ? content : base64Lines(content));
 }
 
-function attachmentPart(out: (string | Buffer)[], { filename, content, contentType }: Attachment): void {
+function attachmentPart(out: string[], { filename, content, contentType }: Attachment): void {
   const type = mimeFuncs.parseHeaderValue(contentType);
   const disposition = mimeFuncs.buildHeaderValue({ value: 'attachment', params: { filename } });
   out.push(
@@ -204,6 +204,11 @@ export function base64Lines(content: string | Buffer): string {
   const lines: string[] = [];
   for (let i = 0; i < encoded.length; i += 76) lines.push(encoded.slice(i, i + 76));
   return lines.join('\r\n');
+}
+
+/** The written message ends with its closing boundary line, so it needs no line break added; one copy into a buffer. */
+function joinText(chunks: string[]): Buffer {
+  return Buffer.from(chunks.join(''), 'utf8');
 }
 
 /** Like nodemailer's composer, the message ends with a line break. */
