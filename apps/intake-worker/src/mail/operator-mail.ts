@@ -20,9 +20,20 @@ const orDash = (value: string | number | undefined) => (value === undefined || v
 const dateTime = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' });
 const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
 
+// Formatting (Intl) is the costly part, and requests arriving together share
+// their minute, the finest unit shown: the last minute's text is kept.
+let lastMinute = NaN;
+let lastMinuteText = '';
+
 export function formatCreatedAt(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${dateTime.format(date)} Uhr (${iso})`;
+  const time = new Date(iso).getTime();
+  if (Number.isNaN(time)) return iso;
+  const minute = Math.floor(time / 60_000);
+  if (minute !== lastMinute) {
+    lastMinuteText = dateTime.format(time);
+    lastMinute = minute;
+  }
+  return `${lastMinuteText} Uhr (${iso})`;
 }
 
 /**
