@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildIntakeJob } from '../../test/support/build-job.js';
-import { buildOperatorMail, formatCreatedAt } from './operator-mail.js';
+import { buildOperatorMail, formatCreatedAt, formatEuro } from './operator-mail.js';
 
 const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
 const png = { url: 'https://cdn.example/wappen.png', filename: 'logo-1-wappen.png', contentType: 'image/png', size: 2048, data: Buffer.from('png') };
@@ -123,5 +123,13 @@ describe('formatCreatedAt', () => {
 
   it('keeps a value that is not a date as it is', () => {
     expect(formatCreatedAt('gestern')).toBe('gestern');
+  });
+});
+
+describe('formatEuro', () => {
+  it('writes each price in German notation, also when it was formatted before', () => {
+    const formatted = [34.9, 1234.5, 34.9, 0].map(formatEuro);
+
+    expect(formatted.map((text) => text.replace(/\u00a0/g, ' '))).toEqual(['34,90 €', '1.234,50 €', '34,90 €', '0,00 €']);
   });
 });

@@ -19,6 +19,18 @@ const orDash = (value: string | number | undefined) => (value === undefined || v
 
 const dateTime = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' });
 const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+// Prices come from the catalog, so few distinct ones recur; Intl formatting is the costly part.
+const formattedPrices = new Map<number, string>();
+
+export function formatEuro(price: number): string {
+  let text = formattedPrices.get(price);
+  if (text === undefined) {
+    text = euro.format(price);
+    if (formattedPrices.size >= 256) formattedPrices.clear();
+    formattedPrices.set(price, text);
+  }
+  return text;
+}
 
 // Formatting (Intl) is the costly part, and requests arriving together share
 // their minute, the finest unit shown: the last minute's text is kept.
@@ -136,7 +148,7 @@ function productSections(job: IntakeJob, shopType: 'b2c' | 'b2b', logoByUrl: Map
       { label: 'Veredelung', value: DECORATIONS[product.decoration] ?? product.decoration },
       {
         label: 'Geschätzt ab',
-        value: price === null || price === undefined ? '–' : `${euro.format(price)} ${shopType === 'b2c' ? 'brutto' : 'netto'} pro Stück`,
+        value: price === null || price === undefined ? '–' : `${formatEuro(price)} ${shopType === 'b2c' ? 'brutto' : 'netto'} pro Stück`,
       },
       { label: 'Kommentar', value: orDash(product.comment) },
     ];
