@@ -65,6 +65,19 @@ describe('writeMail', () => {
         attachments: [{ filename: `anfrage-req_${'0123456789abcdef'.repeat(6)}.json`, content: Buffer.from('{}'), contentType: 'application/json' }],
       }),
     ],
+    [
+      'values carrying line breaks and control characters',
+      () => ({
+        from: settings.from,
+        to: settings.operatorEmail,
+        replyTo: { name: 'Eve\r\nBcc: x@evil.test', address: 'eve@example.org' },
+        subject: 'Anfrage\r\nBcc: x@evil.test\u0007',
+        messageId: '<m3@shop.example>\r\nBcc: x@evil.test',
+        headers: { 'X-Request-Id': 'abc\r\nBcc: y@evil.test', 'X-Shop-Request-Id': 'req_1' },
+        text: 'Text\r\n',
+        html: '<p>Text</p>',
+      }),
+    ],
   ])('writes the same bytes, envelope and Message-ID as nodemailer’s composer for %s', async (_name, build) => {
     const message = build();
 
@@ -75,6 +88,20 @@ describe('writeMail', () => {
     expect(written!.raw.toString('utf8')).toBe(expected.raw);
     expect(written!.envelope).toEqual(expected.envelope);
     expect(written!.messageId).toBe(expected.messageId);
+  });
+
+  it('writes no header line of a value’s own, whatever line breaks the values carry', () => {
+    const message = {
+      ...buildContactMail(buildIntakeJob(), settings),
+      to: { name: 'Eve\r\nBcc: x@evil.test', address: 'eve@example.org' },
+      subject: 'Anfrage\nBcc: x@evil.test',
+      headers: { 'X-Request-Id': 'abc\r\nBcc: y@evil.test' },
+    };
+
+    const raw = writeMail(message)!.raw.toString('utf8');
+
+    expect(raw).not.toMatch(/^Bcc:/im);
+    expect(writeMail(message)!.envelope.to).toEqual(['eve@example.org']);
   });
 
   it('writes the same bytes as the composer’s one-pass writer, which the streaming build is compared with', () => {
