@@ -23,8 +23,12 @@ export function oneLine(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
 }
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_SPECIAL = /[&<>"']/;
+
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  // Most values have nothing to escape; the test is cheaper than a replace that finds nothing.
+  return HTML_SPECIAL.test(value) ? value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!) : value;
 }
 
 export function renderText(intro: string[], sections: Section[], outro: string[] = []): string {

@@ -7,6 +7,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type MailMessage from 'nodemailer/lib/mailer/mail-message';
 import type MimeNode from 'nodemailer/lib/mime-node';
 import type { MailKind } from './mail-settings.js';
+import { base64Lines, joinWithLastNewline, writeMail } from './mime-writer.js';
 
 export interface Mailer {
   send(kind: MailKind, requestId: string, message: SendMailOptions): Promise<void>;
@@ -20,14 +21,17 @@ export interface ComposedMail {
 }
 
 /**
- * The whole message as one buffer. nodemailer's composer builds the MIME
- * tree and encodes every header value (none is assembled here); the tree is
- * then written out in one synchronous pass instead of through its streams,
- * which cost a pipeline, an encoder and an AbortController per part (Node 20
- * builds a DOMException for each). Text parts are base64, which encodes
- * natively, where quoted-printable runs in JavaScript.
+ * The whole message as one buffer. The e-mails this worker builds are
+ * written directly (mime-writer.ts); anything else goes through nodemailer's
+ * composer, which builds the MIME tree and encodes every header value, and
+ * the tree is then written out in one synchronous pass instead of through its
+ * streams, which cost a pipeline, an encoder and an AbortController per part
+ * (Node 20 builds a DOMException for each). Text parts are base64, which
+ * encodes natively, where quoted-printable runs in JavaScript.
  */
 export async function composeMail(message: SendMailOptions): Promise<ComposedMail> {
+  const written = writeMail(message);
+  if (written) return written;
   const node = new MailComposer({ textEncoding: 'base64', ...message }).compile();
   // A part this pass does not know (a stream, a file, raw input) goes the streaming way.
   const raw = writeMimeTree(node) ?? (await node.build());
@@ -58,23 +62,6 @@ function writeNode(node: MimeNode, out: (string | Buffer)[]): boolean {
     out.push(`\r\n--${String(node.boundary)}--\r\n`);
   }
   return true;
-}
-
-/** base64 in lines of 76 characters, the last without a line break, as nodemailer's encoder writes it. */
-function base64Lines(content: string | Buffer): string {
-  const encoded = (typeof content === 'string' ? Buffer.from(content, 'utf8') : content).toString('base64');
-  if (encoded.length <= 76) return encoded;
-  const lines: string[] = [];
-  for (let i = 0; i < encoded.length; i += 76) lines.push(encoded.slice(i, i + 76));
-  return lines.join('\r\n');
-}
-
-/** Like nodemailer's composer, the message ends with a line break. */
-function joinWithLastNewline(chunks: (string | Buffer)[]): Buffer {
-  const raw = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
-  const last = raw[raw.length - 1];
-  if (last === 0x0a) return raw;
-  return Buffer.concat([raw, Buffer.from(last === 0x0d ? '\n' : '\r\n')]);
 }
 
 /**

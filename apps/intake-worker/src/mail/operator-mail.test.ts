@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildIntakeJob } from '../../test/support/build-job.js';
-import { buildOperatorMail } from './operator-mail.js';
+import { buildOperatorMail, formatCreatedAt, formatEuro } from './operator-mail.js';
 
 const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
 const png = { url: 'https://cdn.example/wappen.png', filename: 'logo-1-wappen.png', contentType: 'image/png', size: 2048, data: Buffer.from('png') };
@@ -106,5 +106,30 @@ describe('buildOperatorMail', () => {
 
     expect(String(mail.text)).toContain('Design-Service: ja');
     expect(String(mail.text)).toContain('die Kollektion stellt das Design-Service-Team zusammen');
+  });
+});
+
+describe('formatCreatedAt', () => {
+  it('shows the Berlin minute of each instant, also for instants following each other within and across minutes', () => {
+    const formatted = ['2030-01-15T09:30:00.000Z', '2030-01-15T09:30:59.999Z', '2030-01-15T09:31:00.000Z', '2030-07-15T09:31:00.000Z'].map(formatCreatedAt);
+
+    expect(formatted).toEqual([
+      '15.01.2030, 10:30 Uhr (2030-01-15T09:30:00.000Z)',
+      '15.01.2030, 10:30 Uhr (2030-01-15T09:30:59.999Z)',
+      '15.01.2030, 10:31 Uhr (2030-01-15T09:31:00.000Z)',
+      '15.07.2030, 11:31 Uhr (2030-07-15T09:31:00.000Z)',
+    ]);
+  });
+
+  it('keeps a value that is not a date as it is', () => {
+    expect(formatCreatedAt('gestern')).toBe('gestern');
+  });
+});
+
+describe('formatEuro', () => {
+  it('writes each price in German notation, also when it was formatted before', () => {
+    const formatted = [34.9, 1234.5, 34.9, 0].map(formatEuro);
+
+    expect(formatted.map((text) => text.replace(/\u00a0/g, ' '))).toEqual(['34,90 €', '1.234,50 €', '34,90 €', '0,00 €']);
   });
 });

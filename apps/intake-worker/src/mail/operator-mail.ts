@@ -19,10 +19,33 @@ const orDash = (value: string | number | undefined) => (value === undefined || v
 
 const dateTime = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' });
 const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+// Prices come from the catalog, so few distinct ones recur; Intl formatting is the costly part.
+const formattedPrices = new Map<number, string>();
+
+export function formatEuro(price: number): string {
+  let text = formattedPrices.get(price);
+  if (text === undefined) {
+    text = euro.format(price);
+    if (formattedPrices.size >= 256) formattedPrices.clear();
+    formattedPrices.set(price, text);
+  }
+  return text;
+}
+
+// Formatting (Intl) is the costly part, and requests arriving together share
+// their minute, the finest unit shown: the last minute's text is kept.
+let lastMinute = NaN;
+let lastMinuteText = '';
 
 export function formatCreatedAt(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${dateTime.format(date)} Uhr (${iso})`;
+  const time = new Date(iso).getTime();
+  if (Number.isNaN(time)) return iso;
+  const minute = Math.floor(time / 60_000);
+  if (minute !== lastMinute) {
+    lastMinuteText = dateTime.format(time);
+    lastMinute = minute;
+  }
+  return `${lastMinuteText} Uhr (${iso})`;
 }
 
 /**
@@ -125,7 +148,7 @@ function productSections(job: IntakeJob, shopType: 'b2c' | 'b2b', logoByUrl: Map
       { label: 'Veredelung', value: DECORATIONS[product.decoration] ?? product.decoration },
       {
         label: 'Geschätzt ab',
-        value: price === null || price === undefined ? '–' : `${euro.format(price)} ${shopType === 'b2c' ? 'brutto' : 'netto'} pro Stück`,
+        value: price === null || price === undefined ? '–' : `${formatEuro(price)} ${shopType === 'b2c' ? 'brutto' : 'netto'} pro Stück`,
       },
       { label: 'Kommentar', value: orDash(product.comment) },
     ];
