@@ -2,7 +2,7 @@
 // catalog's own index. Each timed answer is what the products route does
 // besides HTTP: parse the query, search, serialize the page.
 import { performance } from 'node:perf_hooks';
-import { CatalogEntry, createCatalogIndex } from '@msa/catalog';
+import { CatalogEntry, createCatalogIndex, productListJson } from '@msa/catalog';
 import { ProductListQuery } from '@msa/contracts';
 import { buildCatalogEntries, loadEmbeddedProducts, SEARCH_QUERIES } from './catalog-fixture.mjs';
 import { summarize } from './stats.mjs';
@@ -24,7 +24,8 @@ export function runSearchBench({ productsFile, entryCount = 10_000, searches = 5
     const t0 = performance.now();
     const page = index.searchProducts(query, BASE);
     const searchMs = performance.now() - t0;
-    const body = JSON.stringify({ generated_at: new Date().toISOString(), total: page.total, limit: query.limit, offset: query.offset, products: page.products });
+    // The products route's own serializer.
+    const body = productListJson({ generated_at: new Date().toISOString(), total: page.total, limit: query.limit, offset: query.offset, products: page.products });
     return { searchMs, bytes: body.length, total: page.total };
   };
 

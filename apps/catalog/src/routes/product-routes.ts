@@ -1,7 +1,8 @@
-import { ProductHandleParams, ProductListQuery, type ProductList } from '@msa/contracts';
+import { ProductHandleParams, ProductListQuery } from '@msa/contracts';
 import { type CachedSource, methodNotAllowed, notFound, parseOr, sendPrepared } from '@msa/service-kit';
 import { Router } from 'express';
 import type { CatalogIndex } from '../domain/catalog-index.js';
+import { productListJson } from '../domain/product-list-json.js';
 import { linkBase } from '../domain/product-view.js';
 import { createPageCache } from './page-cache.js';
 
@@ -27,14 +28,13 @@ export function productRoutes({ catalog, publicBaseUrl }: ProductRoutesDeps): Ro
       const page = pages.get(snapshot, key, () => {
         const query = parseOr(ProductListQuery, req.query, 'invalid_request', 'The query parameters are invalid.');
         const found = snapshot.value.searchProducts(query, linkBase(publicBaseUrl, req.ctx.sandbox));
-        const body: ProductList = {
+        return productListJson({
           generated_at: snapshot.generatedAt.toISOString(),
           total: found.total,
           limit: query.limit,
           offset: query.offset,
           products: found.products,
-        };
-        return body;
+        });
       });
       sendPrepared(req, res, page);
     })
