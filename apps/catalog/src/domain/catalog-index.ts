@@ -31,11 +31,28 @@ export interface CatalogIndex {
   allProducts(base: string): readonly Product[];
 }
 
+/** Filter values whose marks are kept per loaded catalog; the oldest goes first. */
+const MAX_FILTER_MARKS = 64;
+
 export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogIndex {
   const searchTexts = entries.map(searchFields);
   const texts = searchTexts.map((t) => t.text);
   const ends = searchTexts.map((t) => t.ends);
   const facets = entries.map((e) => new Set([e.type ?? '', ...(e.tags ?? [])].map(foldText)));
+  // A mark per product for each type and decoration asked for, built on first
+  // use: a filter then reads one byte per product instead of its Set or array.
+  const marksOf = (cache: Map<string, Uint8Array>, value: string, has: (i: number) => boolean) => {
+    let marks = cache.get(value);
+    if (!marks) {
+      marks = new Uint8Array(entries.length);
+      for (let i = 0; i < entries.length; i++) if (has(i)) marks[i] = 1;
+      if (cache.size >= MAX_FILTER_MARKS) cache.delete(cache.keys().next().value!);
+      cache.set(value, marks);
+    }
+    return marks;
+  };
+  const typeMarks = new Map<string, Uint8Array>();
+  const decorationMarks = new Map<string, Uint8Array>();
   const positions = new Map(entries.map((e, i) => [e.handle, i]));
   const vocabulary = createVocabulary(texts);
   const viewsByBase = new Map<string, Product[]>();
@@ -65,11 +82,14 @@ export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogInd
       // keep catalog order. Without terms every match lands in bucket 0.
       const buckets: number[][] = Array.from({ length: terms.length * MAX_TERM_SCORE + 1 }, () => []);
       const candidates = terms.length === 0 ? undefined : vocabulary.entriesWithAll(terms);
+      const decoration = filter.decoration;
+      const withDecoration = decoration ? marksOf(decorationMarks, decoration, (i) => entries[i]!.decoration?.includes(decoration) === true) : undefined;
+      const ofType = type !== undefined ? marksOf(typeMarks, type, (i) => facets[i]!.has(type)) : undefined;
       let total = 0;
       for (let i = 0; i < entries.length; i++) {
         if (candidates && candidates[i] === 0) continue;
-        if (filter.decoration && !entries[i]!.decoration?.includes(filter.decoration)) continue;
-        if (type !== undefined && !facets[i]!.has(type)) continue;
+        if (withDecoration && withDecoration[i] === 0) continue;
+        if (ofType && ofType[i] === 0) continue;
         const score = terms.length === 0 ? 0 : scoreMatch(texts[i]!, ends[i]!, terms);
         if (score < 0) continue;
         buckets[score]!.push(i);
