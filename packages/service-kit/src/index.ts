@@ -13,6 +13,7 @@ export * from './health.js';
 export * from './http.js';
 export * from './idempotency.js';
 export * from './internal-auth.js';
+export { jsonwebtoken } from './lazy-jsonwebtoken.js';
 export * from './json-depth.js';
 export * from './logger.js';
 export * from './metrics.js';

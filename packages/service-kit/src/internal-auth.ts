@@ -1,9 +1,8 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { CallContext, INTERNAL_AUTH_HEADER, type InternalSigner, type ServiceName } from '@msa/contracts';
 import type { RequestHandler } from 'express';
-import type Jwt from 'jsonwebtoken';
 import { appError } from './errors.js';
+import { jsonwebtoken } from './lazy-jsonwebtoken.js';
 
 const TTL_SECONDS = 60;
 const ISSUER = 'msa-internal';
@@ -63,12 +62,6 @@ function contextOf(payload: unknown): CallContext | null {
   const parsed = CallContext.safeParse((payload as { ctx?: unknown }).ctx);
   return parsed.success ? parsed.data : null;
 }
-
-// jsonwebtoken (with semver, about 70 files) only checks tokens in a form our
-// signer never writes, so it is required on the first such token: a service
-// that only ever receives ours does not load it.
-let jwt: typeof Jwt | undefined;
-const jsonwebtoken = (): typeof Jwt => (jwt ??= createRequire(import.meta.url)('jsonwebtoken') as typeof Jwt);
 
 function verifyWithJsonwebtoken(key: KeyObject, audience: ServiceName, token: string): CallContext | null {
   try {

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { AccessTokenClaims, Scope, type Principal } from '@msa/contracts';
-import jwt from 'jsonwebtoken';
+import { jsonwebtoken } from '@msa/service-kit';
 
 export interface TokenVerifierOptions {
   /** Fetches identity's JWKS (`{ keys: [...] }`). */
@@ -66,6 +66,8 @@ export function createTokenVerifier({ fetchJwks, issuers, minRefreshMs = 10_000 
   }
 
   return async function verify(token: string, { audiences, knownKeysOnly = false }: VerifyOptions): Promise<Principal> {
+    // Loaded on the first access token: most callers send API keys.
+    const jwt = jsonwebtoken();
     const decoded = jwt.decode(token, { complete: true });
     if (!decoded || typeof decoded.header.kid !== 'string') throw new InvalidTokenError('The token is malformed.');
     if (decoded.header.alg !== 'ES256') throw new InvalidTokenError('The token must be signed with ES256.');
