@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS, type AccessTokenClaims, type Mode, type Scope } from '@msa/contracts';
-import jwt from 'jsonwebtoken';
+import { jsonwebtoken } from '@msa/service-kit';
 import { formatScopes } from './scopes.js';
 import type { TokenKeys } from './token-keys.js';
 
@@ -37,7 +37,8 @@ export function signAccessToken(keys: TokenKeys, publicBaseUrl: string, input: A
     mode: input.sandbox ? 'sandbox' : input.mode,
     tier: input.tier,
   };
-  const accessToken = jwt.sign(claims, keys.privateKey, {
+  // Loaded on the first token issued: most callers use API keys.
+  const accessToken = jsonwebtoken().sign(claims, keys.privateKey, {
     algorithm: 'ES256',
     keyid: keys.kid,
     // RFC 9068 §2.1: the type tells an access token from an ID token or other JWTs signed with the same key.
