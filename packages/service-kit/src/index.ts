@@ -4,6 +4,7 @@ export * from './admin-app.js';
 export * from './app.js';
 export * from './cacheable.js';
 export * from './cached-source.js';
+export { getOrBuild } from './bounded-map.js';
 export * from './client-error.js';
 export * from './config.js';
 export * from './data-source.js';

@@ -3,6 +3,7 @@
 // request), and the wire products are built once per link base. Matches are
 // ranked by relevance (search-score.ts) before paging.
 import type { Product } from '@msa/contracts';
+import { getOrBuild } from '@msa/service-kit';
 import type { CatalogEntry } from '../source/catalog-entry.js';
 import { foldText, queryTerms } from './fold-text.js';
 import { toProduct } from './product-view.js';
@@ -41,16 +42,12 @@ export function createCatalogIndex(entries: readonly CatalogEntry[]): CatalogInd
   const facets = entries.map((e) => new Set([e.type ?? '', ...(e.tags ?? [])].map(foldText)));
   // A mark per product for each type and decoration asked for, built on first
   // use: a filter then reads one byte per product instead of its Set or array.
-  const marksOf = (cache: Map<string, Uint8Array>, value: string, has: (i: number) => boolean) => {
-    let marks = cache.get(value);
-    if (!marks) {
-      marks = new Uint8Array(entries.length);
+  const marksOf = (cache: Map<string, Uint8Array>, value: string, has: (i: number) => boolean) =>
+    getOrBuild(cache, value, MAX_FILTER_MARKS, () => {
+      const marks = new Uint8Array(entries.length);
       for (let i = 0; i < entries.length; i++) if (has(i)) marks[i] = 1;
-      if (cache.size >= MAX_FILTER_MARKS) cache.delete(cache.keys().next().value!);
-      cache.set(value, marks);
-    }
-    return marks;
-  };
+      return marks;
+    });
   const typeMarks = new Map<string, Uint8Array>();
   const decorationMarks = new Map<string, Uint8Array>();
   const positions = new Map(entries.map((e, i) => [e.handle, i]));

@@ -3,7 +3,7 @@
 // and hashing it for the ETag cost more than the search itself. Entries hang
 // off the snapshot, so a reload (a new snapshot) starts an empty cache and
 // the old one goes with the old copy.
-import { prepareBody, type PreparedBody, type Snapshot } from '@msa/service-kit';
+import { getOrBuild, prepareBody, type PreparedBody, type Snapshot } from '@msa/service-kit';
 
 /** Distinct answers kept per copy; the oldest goes first. */
 const MAX_ENTRIES = 512;
@@ -22,13 +22,7 @@ export function createPageCache<V>() {
         pages = new Map();
         bySnapshot.set(snapshot, pages);
       }
-      let page = pages.get(key);
-      if (!page) {
-        page = prepareBody(build());
-        if (pages.size >= MAX_ENTRIES) pages.delete(pages.keys().next().value!);
-        pages.set(key, page);
-      }
-      return page;
+      return getOrBuild(pages, key, MAX_ENTRIES, () => prepareBody(build()));
     },
   };
 }

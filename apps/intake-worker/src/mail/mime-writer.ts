@@ -14,6 +14,7 @@
  * both byte for byte.
  */
 import { randomBytes } from 'node:crypto';
+import { getOrBuild } from '@msa/service-kit';
 import type { SendMailOptions } from 'nodemailer';
 import * as mimeFuncs from 'nodemailer/lib/mime-funcs';
 import MimeNode from 'nodemailer/lib/mime-node';
@@ -63,15 +64,7 @@ const encodedAddresses = new Map<string, string>();
 const envelopeFroms = new Map<string, string | false>();
 const envelopeTos = new Map<string, string[]>();
 
-function cached<V>(cache: Map<string, V>, key: string, compute: () => V): V {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = compute();
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, value);
-  }
-  return value;
-}
+const cached = <V>(cache: Map<string, V>, key: string, compute: () => V): V => getOrBuild(cache, key, CACHE_LIMIT, compute);
 
 const ADDRESS_KEYS = new Set(['From', 'To', 'Reply-To']);
 

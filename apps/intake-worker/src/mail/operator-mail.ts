@@ -1,4 +1,5 @@
 import { DEFAULT_DESIGN_POSITION, shopTypeOf, type IntakeJob } from '@msa/contracts';
+import { getOrBuild } from '@msa/service-kit';
 import type { SendMailOptions } from 'nodemailer';
 import type { StoredLogo } from '../store/intake-store.js';
 import { oneLine, renderHtml, renderText, type Row, type Section } from './layout.js';
@@ -23,13 +24,7 @@ const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR'
 const formattedPrices = new Map<number, string>();
 
 export function formatEuro(price: number): string {
-  let text = formattedPrices.get(price);
-  if (text === undefined) {
-    text = euro.format(price);
-    if (formattedPrices.size >= 256) formattedPrices.clear();
-    formattedPrices.set(price, text);
-  }
-  return text;
+  return getOrBuild(formattedPrices, price, 256, () => euro.format(price));
 }
 
 // Formatting (Intl) is the costly part, and requests arriving together share
