@@ -55,6 +55,21 @@ export const LIMITS = {
   tokenBackoffMaxSeconds: 15 * 60,
   /** A series of wrong secrets is forgotten this long after it began, or at the first success. */
   tokenFailureMemorySeconds: 3600,
+  /** An authorization code is single use and lives this long (OAuth 2.1 §4.1.2 recommends at most 10 minutes). */
+  authorizationCodeLifetimeSeconds: 600,
+  /** The consent page's e-mailed one-time code: its lifetime and the tries it allows. */
+  consentCodeLifetimeSeconds: 600,
+  consentCodeAttempts: 5,
+  /** A consent page left open expires after this long. */
+  consentInteractionSeconds: 1800,
+  /** One-time code e-mails per address and per client IP per hour. */
+  consentMailsPerAddressPerHour: 5,
+  consentMailsPerIpPerHour: 20,
+  /** Public clients (redirect URIs, no secret) registered per client IP per day; counted apart from keys. */
+  publicClientRegistrationsPerIpPerDay: 50,
+  /** A public client or a refresh token unused this long expires. */
+  publicClientIdleDays: 30,
+  refreshTokenIdleDays: 30,
 } as const;
 
 /**
@@ -69,6 +84,10 @@ export const BOUNDS = {
   /** An ES256 access token is about 600 characters; room for longer claims. */
   accessTokenMaxLength: 4096,
   clientIdMaxLength: 100,
+  /** A Client ID Metadata Document URL used as `client_id`, and each redirect URI. */
+  oauthUrlMaxLength: 2048,
+  /** The largest Client ID Metadata Document fetched. */
+  clientMetadataMaxBytes: 5 * 1024,
   clientSecretMaxLength: 200,
   bodyMaxBytes: 100 * 1024,
   /** Objects and arrays inside each other; a shop request needs 4, a JSON-RPC call about 7. */

@@ -50,6 +50,15 @@ export type ApiKey = z.infer<typeof ApiKey>;
 
 export const Via = z.enum(['api_key', 'oauth']);
 
+/** The OAuth client a person authorized on the consent page. */
+export const AuthorizedClient = z
+  .object({
+    id: z.string().openapi({ description: 'Its `client_id`: a Client ID Metadata Document URL, or the id a registration returned.' }),
+    name: z.string(),
+  })
+  .openapi('AuthorizedClient');
+export type AuthorizedClient = z.infer<typeof AuthorizedClient>;
+
 export const Principal = z
   .object({
     id: z.string(),
@@ -58,16 +67,25 @@ export const Principal = z
     mode: Mode,
     tier: z.string(),
     via: Via,
+    confirmed_email: z
+      .string()
+      .optional()
+      .openapi({ description: 'The address a person confirmed with an e-mailed code on the consent page (authorization code grant only).' }),
+    client: AuthorizedClient.optional().openapi({ description: 'The client the person authorized (authorization code grant only).' }),
   })
   .openapi('Principal');
 export type Principal = z.infer<typeof Principal>;
 
 export const TokenRequest = z
   .object({
-    grant_type: z.string().openapi({ example: 'client_credentials' }),
+    grant_type: z.string().openapi({ example: 'client_credentials', description: '`client_credentials`, `authorization_code` or `refresh_token`.' }),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
     scope: z.string().optional(),
+    code: z.string().optional().openapi({ description: '`authorization_code`: the code the authorization response carried.' }),
+    redirect_uri: z.string().optional().openapi({ description: '`authorization_code`: the redirect URI of the authorization request.' }),
+    code_verifier: z.string().optional().openapi({ description: '`authorization_code`: the PKCE verifier (RFC 7636) of the S256 challenge.' }),
+    refresh_token: z.string().optional().openapi({ description: '`refresh_token`: the refresh token; each use returns a new one.' }),
     // RFC 8707: repeated in a form body it arrives as an array, refused as invalid_target.
     resource: z
       .union([z.string(), z.array(z.string())])
@@ -89,6 +107,7 @@ export const TokenResponse = z
     token_type: z.literal('Bearer'),
     expires_in: z.number().int(),
     scope: z.string().optional(),
+    refresh_token: z.string().optional().openapi({ description: 'Authorization code and refresh grants: the next refresh token. It rotates on every use.' }),
   })
   .openapi('TokenResponse');
 export type TokenResponse = z.infer<typeof TokenResponse>;
@@ -105,6 +124,38 @@ export const ClientRegistrationRequest = z
   })
   .openapi('ClientRegistrationRequest');
 export type ClientRegistrationRequest = z.infer<typeof ClientRegistrationRequest>;
+
+/**
+ * RFC 7591 registration of a public client for the authorization code grant,
+ * as agent hosts send it: `client_name` and `redirect_uris`, no secret and no
+ * `contacts` (the person is confirmed on the consent page).
+ */
+export const PublicClientRegistrationRequest = z
+  .looseObject({
+    client_name: z.string().trim().min(1).max(LIMITS.keyNameMax).optional(),
+    redirect_uris: z.array(z.string().max(BOUNDS.oauthUrlMaxLength)).min(1, 'at least one redirect URI is required').max(10),
+    token_endpoint_auth_method: z.literal('none').optional(),
+    grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).optional(),
+    response_types: z.array(z.literal('code')).optional(),
+    scope: z.string().optional(),
+    client_uri: z.string().max(BOUNDS.oauthUrlMaxLength).optional(),
+  })
+  .openapi('PublicClientRegistrationRequest');
+export type PublicClientRegistrationRequest = z.infer<typeof PublicClientRegistrationRequest>;
+
+export const PublicClientRegistration = z
+  .object({
+    client_id: z.string(),
+    client_id_issued_at: z.number().int(),
+    client_name: z.string(),
+    redirect_uris: z.array(z.string()),
+    grant_types: z.array(z.string()),
+    response_types: z.array(z.string()),
+    token_endpoint_auth_method: z.literal('none'),
+    scope: z.string(),
+  })
+  .openapi('PublicClientRegistration');
+export type PublicClientRegistration = z.infer<typeof PublicClientRegistration>;
 
 export const ClientRegistration = z
   .object({
@@ -138,5 +189,10 @@ export const AccessTokenClaims = z.object({
   name: z.string(),
   mode: Mode,
   tier: z.string(),
+  /** Authorization code grant: the address confirmed on the consent page, and the client's name. */
+  email: z.string().optional(),
+  client_name: z.string().optional(),
+  /** Authorization code grant: the grant the token belongs to, so a revoked grant revokes its tokens. */
+  grant: z.string().optional(),
 });
 export type AccessTokenClaims = z.infer<typeof AccessTokenClaims>;

@@ -6,6 +6,7 @@ export * from './shops.js';
 export * from './shop-requests.js';
 export * from './identity.js';
 export * from './internal.js';
+export * from './mail-jobs.js';
 export * from './mcp-tools.js';
 export * from './clients.js';
 export * from './deprecations.js';

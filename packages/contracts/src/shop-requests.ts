@@ -120,6 +120,18 @@ export const RequestTrace = z.object({ request_id: z.string().optional(), tracep
 export type RequestTrace = z.infer<typeof RequestTrace>;
 
 /**
+ * Who submitted a request when a person confirmed their address on the
+ * consent page (authorization code grant): the operator e-mail and the
+ * internal list say so, with the client they authorized.
+ */
+export const ConfirmedSubmitter = z.object({
+  email: z.string(),
+  client_id: z.string(),
+  client_name: z.string(),
+});
+export type ConfirmedSubmitter = z.infer<typeof ConfirmedSubmitter>;
+
+/**
  * The payload of a job on the `intake` queue. It carries the whole accepted
  * request so the worker needs no other store; it never carries credentials.
  */
@@ -129,6 +141,8 @@ export const IntakeJob = z.object({
   result: ShopRequestResult,
   owner_id: z.string(),
   request_trace: RequestTrace.default({}),
+  /** Present when the submitter's address was confirmed; older payloads have none. */
+  submitter: ConfirmedSubmitter.optional(),
 });
 export type IntakeJob = z.infer<typeof IntakeJob>;
 export type IntakeJobInput = z.input<typeof IntakeJob>;

@@ -28,4 +28,5 @@ export * from './request-context.js';
 export * from './shutdown.js';
 export type {} from './types.js';
 export * from './running.js';
+export * from './sealed-text.js';
 export * from './telemetry.js';
