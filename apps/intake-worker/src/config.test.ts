@@ -2,9 +2,11 @@ import { ConfigError, loadConfig } from '@msa/service-kit';
 import { describe, expect, it } from 'vitest';
 import { IntakeWorkerEnv, mailboxAddress } from './config.js';
 
+const SECRET = 'x'.repeat(32);
+
 describe('IntakeWorkerEnv', () => {
-  it('starts in development with defaults and without an internal-auth secret', () => {
-    const config = loadConfig(IntakeWorkerEnv, {});
+  it('starts in development with defaults and the internal-auth secret', () => {
+    const config = loadConfig(IntakeWorkerEnv, { INTERNAL_AUTH_SECRET: SECRET });
 
     expect(config).toMatchObject({
       WORKER_PORT: 8086,
@@ -18,10 +20,15 @@ describe('IntakeWorkerEnv', () => {
     expect(config.SMTP_URL).toBeUndefined();
   });
 
+  it('refuses to start without INTERNAL_AUTH_SECRET, which opens the sealed consent codes of the mail queue', () => {
+    expect(() => loadConfig(IntakeWorkerEnv, {})).toThrow('INTERNAL_AUTH_SECRET');
+    expect(() => loadConfig(IntakeWorkerEnv, { INTERNAL_AUTH_SECRET: 'too short' })).toThrow('INTERNAL_AUTH_SECRET');
+  });
+
   it('refuses production without SMTP_URL, MAIL_FROM and OPERATOR_EMAIL, naming each', () => {
-    expect(() => loadConfig(IntakeWorkerEnv, { NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig(IntakeWorkerEnv, { NODE_ENV: 'production', INTERNAL_AUTH_SECRET: SECRET })).toThrow(ConfigError);
     try {
-      loadConfig(IntakeWorkerEnv, { NODE_ENV: 'production' });
+      loadConfig(IntakeWorkerEnv, { NODE_ENV: 'production', INTERNAL_AUTH_SECRET: SECRET });
     } catch (err) {
       expect((err as ConfigError).problems.map((p) => p.split(':')[0])).toEqual(['SMTP_URL', 'MAIL_FROM', 'OPERATOR_EMAIL']);
     }
@@ -30,6 +37,7 @@ describe('IntakeWorkerEnv', () => {
   it('starts in production with the mail settings given', () => {
     const config = loadConfig(IntakeWorkerEnv, {
       NODE_ENV: 'production',
+      INTERNAL_AUTH_SECRET: SECRET,
       SMTP_URL: 'smtp://mailer:secret@smtp.example.org:587',
       MAIL_FROM: 'Merch-Shop <anfragen@example.org>',
       OPERATOR_EMAIL: 'team@example.org',
@@ -45,11 +53,11 @@ describe('IntakeWorkerEnv', () => {
     ['MAIL_FROM', 'not an address'],
     ['INTAKE_CONCURRENCY', '0'],
   ])('refuses %s=%s', (name, value) => {
-    expect(() => loadConfig(IntakeWorkerEnv, { [name]: value })).toThrow(name);
+    expect(() => loadConfig(IntakeWorkerEnv, { INTERNAL_AUTH_SECRET: SECRET, [name]: value })).toThrow(name);
   });
 
   it('wants the queue UI credentials together', () => {
-    expect(() => loadConfig(IntakeWorkerEnv, { ADMIN_USER: 'ops' })).toThrow('ADMIN_PASSWORD');
+    expect(() => loadConfig(IntakeWorkerEnv, { INTERNAL_AUTH_SECRET: SECRET, ADMIN_USER: 'ops' })).toThrow('ADMIN_PASSWORD');
   });
 });
 

@@ -14,11 +14,10 @@ const QueuePrefix = z.string().min(1).default('{intake}').describe('BullMQ key p
 const positiveInt = (def: number) => z.coerce.number().int().min(1).default(def);
 
 /**
- * The worker needs no INTERNAL_AUTH_SECRET: it serves no service routes and
- * calls no service, so it is not asked for one.
+ * INTERNAL_AUTH_SECRET opens the address and code that identity seals into
+ * each job of the `mail` queue; like every service, it has no default.
  */
-export const IntakeWorkerEnv = CommonEnv.omit({ INTERNAL_AUTH_SECRET: true })
-  .extend(RedisEnv.shape)
+export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
   .extend({
     WORKER_PORT: z.coerce.number().int().min(0).max(65_535).default(8086).describe('Port of the admin server: health, metrics, queue UI (0 = any free port)'),
     QUEUE_PREFIX: QueuePrefix,

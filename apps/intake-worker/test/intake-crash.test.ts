@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestRedis, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
+import { createTestRedis, type SmtpSink, startSmtpSink, TEST_INTERNAL_SECRET, type TestRedis } from '@msa/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildIntakeJob } from './support/build-job.js';
 import { PNG_1X1, startLogoServer, type LogoServer } from './support/logo-server.js';
@@ -82,6 +82,7 @@ async function setUp(smtp: SmtpSink): Promise<{ env: Record<string, string>; pro
   closers.push(() => smtp.close());
   const prefix = `{${testRedis.prefix}crash${Math.random().toString(16).slice(2, 8)}}`;
   const env = {
+    INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET,
     REDIS_URL: testRedis.url,
     REDIS_KEY_PREFIX: testRedis.prefix,
     QUEUE_PREFIX: prefix,

@@ -7,6 +7,7 @@
 // (the last step of each job) counting deliveries. CPU time of every process
 // and the commands Redis ran are taken over that same window and divided by
 // the requests delivered in it.
+import { randomBytes } from 'node:crypto';
 import { INTAKE_QUEUE, INTAKE_LIST_STREAM } from '@msa/contracts';
 import { Queue } from 'bullmq';
 import { intakeJobOptions, RequestsEnv } from '@msa/requests';
@@ -47,9 +48,12 @@ export async function runIntakeDrain({ root, redis, countCommands, redisEnv, red
   const queuePrefix = `{${keyPrefix.replace(/[{}:]/g, '')}-${label}}`;
   const workerKeyPrefix = `${keyPrefix}${label}:`;
   const listKey = `${workerKeyPrefix}${INTAKE_LIST_STREAM}`;
+  // Required at start (it opens the mail queue's sealed consent codes); nothing here seals with it.
+  const internalAuthSecret = randomBytes(32).toString('hex');
   const env = async () => ({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
+    INTERNAL_AUTH_SECRET: internalAuthSecret,
     ...redisEnv,
     REDIS_KEY_PREFIX: workerKeyPrefix,
     QUEUE_PREFIX: queuePrefix,

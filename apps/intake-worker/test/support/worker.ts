@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
 import { createLogger, loadConfig, type Logger } from '@msa/service-kit';
-import { testLogger, type TestRedis } from '@msa/test-kit';
+import { TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
 import { Queue, type JobsOptions, type JobState } from 'bullmq';
 import { Redis } from 'ioredis';
 import { IntakeWorkerEnv, type IntakeWorkerConfig } from '../../src/config.js';
@@ -22,6 +22,7 @@ export function testConfig(testRedis: TestRedis, env: Record<string, string> = {
   return loadConfig(IntakeWorkerEnv, {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
+    INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET,
     REDIS_URL: testRedis.url,
     REDIS_KEY_PREFIX: testRedis.prefix,
     QUEUE_PREFIX: queuePrefixFor(testRedis),
