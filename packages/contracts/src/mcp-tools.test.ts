@@ -12,6 +12,10 @@ describe('MCP_TOOLS', () => {
     expect(MCP_TOOLS.filter((t) => !t.readOnly).map((t) => t.name)).toEqual(['create_shop_request']);
   });
 
+  it('asks requests:write of create_shop_request only, so every read stays open', () => {
+    expect(MCP_TOOLS.filter((t) => t.scope).map((t) => [t.name, t.scope])).toEqual([['create_shop_request', 'requests:write']]);
+  });
+
   it('gives every tool a title and a one-line summary', () => {
     for (const tool of MCP_TOOLS) {
       expect(tool.title, tool.name).toMatch(/^[A-Z]/);

@@ -4,7 +4,7 @@
 // schemas; their descriptions are written for a model filling them in. The
 // long tool descriptions stay with the handlers in the mcp service.
 import { Pricing, Product, ProductList, ProductListQuery, Handle } from './catalog.js';
-import { LIMITS } from './common.js';
+import { LIMITS, type Scope } from './common.js';
 import { ShopRequestBody, ShopRequestResult } from './shop-requests.js';
 import { ShopCategory, ShopList } from './shops.js';
 import { z } from './zod.js';
@@ -90,6 +90,13 @@ export interface McpToolSpec<Name extends string = string, Args extends z.ZodObj
   output: Output;
   /** Reads only, so repeating a call is safe; false for the one tool that creates something. */
   readOnly: boolean;
+  /**
+   * The scope a caller must hold before the tool runs. Without credentials
+   * such a call on /mcp is refused with a Bearer challenge (HTTP 401), which
+   * OAuth-capable hosts follow; on /sandbox/mcp it runs anonymously. Tools
+   * without one are open to every caller.
+   */
+  scope?: Scope;
 }
 
 // Keeps each entry's own name and schema types, so a handler gets typed arguments.
@@ -131,10 +138,11 @@ export const MCP_TOOLS = [
   tool({
     name: 'create_shop_request',
     title: 'Request a new merch shop',
-    summary: 'Submit a shop request for an organization (sandbox unless live credentials are sent).',
+    summary: 'Submit a shop request for an organization (needs authorization on /mcp; anonymous on the sandbox).',
     args: CreateShopRequestArgs,
     output: ShopRequestResult,
     readOnly: false,
+    scope: 'requests:write',
   }),
 ] as const;
 
