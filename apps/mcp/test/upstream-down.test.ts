@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
-import { createCatalogClient, createRequestsClient, createShopsClient } from '@msa/contracts';
-import { TEST_BASE_URL, TEST_INTERNAL_SECRET, internalHeaders, testLogger, testSigner } from '@msa/test-kit';
+import { createCatalogClient, createRequestsClient, createShopsClient, type CallContext } from '@msa/contracts';
+import { TEST_BASE_URL, TEST_INTERNAL_SECRET, buildPrincipal, internalHeaders, testLogger, testSigner } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpApp, type McpApp } from '../src/app.js';
@@ -34,8 +34,8 @@ afterAll(async () => {
   await mcp?.dispatcher.close();
 });
 
-const rpc = (body: unknown) =>
-  request(mcp.app).post('/mcp').set(internalHeaders('mcp')).set('Content-Type', 'application/json').send(JSON.stringify(body));
+const rpc = (body: unknown, ctx: Partial<CallContext> = {}) =>
+  request(mcp.app).post('/mcp').set(internalHeaders('mcp', ctx)).set('Content-Type', 'application/json').send(JSON.stringify(body));
 
 describe('/mcp when the services behind it are down', () => {
   it('answers a tool call with an isError result carrying upstream_unavailable', async () => {
@@ -54,6 +54,7 @@ describe('/mcp when the services behind it are down', () => {
         shop_name: 'X',
         design_service: true,
       }),
+      { principal: buildPrincipal({ mode: 'live' }) },
     );
 
     expect(res.body.result.structuredContent.error.code).toBe('upstream_unavailable');

@@ -10,11 +10,16 @@ export const SERVER_INFO = {
   version: '1.0.0',
 } as const;
 
+/** What create_shop_request does on this connection, in one sentence. */
+function shopRequestNote(root: string, ctx: CallContext): string {
+  if (ctx.sandbox) return 'This connection creates sandbox shop requests: validated and stored, never sent.';
+  if (ctx.principal) return 'This connection uses live credentials: create_shop_request reaches the operator team.';
+  return `Reading needs no credentials; create_shop_request does: calling it asks the host to authorize (OAuth), or send an API key. On ${root}/sandbox/mcp it works without credentials and never sends anything.`;
+}
+
 function instructions(deps: McpDeps, ctx: CallContext): string {
   const root = deps.urls.root;
-  const where = ctx.sandbox || ctx.principal === null
-    ? 'This connection creates sandbox shop requests: validated and stored, never sent.'
-    : 'This connection uses live credentials: create_shop_request reaches the operator team.';
+  const where = shopRequestNote(root, ctx);
   return [
     'Free, branded merch shops for schools, clubs, companies, craft businesses and restaurants in Germany and Austria.',
     'Look up products with search_products and get_product (never invent handles or colors), explain costs with get_pricing, show examples with list_public_shops,',

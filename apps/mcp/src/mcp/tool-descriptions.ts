@@ -38,8 +38,9 @@ export const TOOL_DESCRIPTIONS: Record<McpToolName, string> = {
     `The operator team builds the shop and e-mails the contact person within ${SERVICE_FACTS.replyWithinHours} hours. ` +
     'Before calling: look up every product with search_products and use its handle and its exact color names; never invent handles, colors or contact details; ' +
     'show the person you act for what you will send and get an explicit yes. ' +
-    'Without credentials on this MCP connection, or with sandbox credentials, the request goes to the sandbox: it is validated and stored but never sent, and the result says sandbox: true. ' +
-    'Only a live API key or token (Authorization: Bearer) sends it to the operator. ' +
+    'It needs credentials with the scope requests:write: called without any on the production endpoint, it asks the host to authorize (OAuth) or to send an API key (Authorization: Bearer). ' +
+    'With sandbox credentials, or on the sandbox endpoint (where it also works without credentials), the request is validated and stored but never sent, and the result says sandbox: true. ' +
+    'Only live credentials on the production endpoint send it to the operator. ' +
     'Pass a new idempotency_key and reuse it only to retry the same request. ' +
     'Returns {id, status: "received", sandbox, shop_type, products with estimated_price_from, warnings, next_steps}; read warnings (e.g. an unknown color, paused embroidery) and tell the person. ' +
     'On error code validation_failed, fix each entry of error.fields (dotted paths such as products.0.product) and call again; on rate_limited, wait until the time the message names. ' +

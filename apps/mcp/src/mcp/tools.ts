@@ -14,6 +14,7 @@ import {
 } from '@msa/contracts';
 import { toFieldProblems } from '@msa/service-kit';
 import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
+import { mcpResourceMetadataUrl } from '../domain/tool-authorization.js';
 import type { McpDeps } from './deps.js';
 import { TOOL_DESCRIPTIONS } from './tool-descriptions.js';
 import { advertisedInput, advertisedOutput } from './tool-schema.js';
@@ -80,10 +81,9 @@ function createHandlers(deps: McpDeps, ctx: CallContext): Record<McpToolName, To
         const keyParsed = parseArgs(mcpTool('create_shop_request').args.pick({ idempotency_key: true }), { idempotency_key: key }, envelope);
         if (!keyParsed.ok) return keyParsed.result;
 
-        // No credentials: a sandbox request the requests service owns by client IP.
-        const anonymous = ctx.principal === null;
-        const callCtx: CallContext = anonymous ? { ...ctx, sandbox: true } : ctx;
-        const res = await requests.createShopRequest(callCtx, body, keyParsed.value.idempotency_key);
+        // The route let an anonymous call through only on the sandbox; the
+        // requests service refuses one anywhere else rather than guessing.
+        const res = await requests.createShopRequest(ctx, body, keyParsed.value.idempotency_key);
         if (res.status !== 201 && res.status !== 200) {
           const env = asEnvelope(res.body) ?? envelope('upstream_unavailable', `The requests service answered ${res.status}.`);
           const retryAfter = res.headers.get('retry-after');
@@ -93,8 +93,7 @@ function createHandlers(deps: McpDeps, ctx: CallContext): Record<McpToolName, To
           return toolFailure(env);
         }
         const result = ShopRequestResult.parse(res.body);
-        if (!anonymous) return toolSuccess(result);
-        return anonymousResult(result, urls.root, ctx.sandbox);
+        return ctx.principal ? toolSuccess(result) : anonymousResult(result, urls.root);
       },
     },
   };
@@ -134,32 +133,22 @@ export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext
 
 
 /**
- * The result of a shop request made without credentials. The data keeps the
- * contracts shape (so it still validates against the output schema); the
- * news a model must not miss rides where it reads first: a plain sentence
- * as the first text block, the first warning, and next_steps naming both
- * ways to authenticate. On /mcp the caller meant a live request, so the
- * result says plainly that nothing reached the operator.
+ * The result of a shop request made without credentials, which only the
+ * sandbox takes. The data keeps the contracts shape (so it still validates
+ * against the output schema); the first text block and next_steps say it
+ * was never sent and name both ways to authenticate on /mcp.
  */
-export function anonymousResult(result: ShopRequestResult, root: string, onSandboxPath: boolean): CallToolResult {
-  const metadata = `${root}/.well-known/oauth-protected-resource/mcp`;
-  const stored = onSandboxPath
-    ? `Stored on the sandbox as ${result.id} (this is the sandbox endpoint): validated and stored, never sent to the operator.`
-    : `Stored on the SANDBOX, not sent: this MCP connection has no credentials, so shop request ${result.id} was validated and stored on the sandbox and did not reach the operator team.`;
+export function anonymousResult(result: ShopRequestResult, root: string): CallToolResult {
+  const stored = `Stored on the sandbox as ${result.id} (this is the sandbox endpoint): validated and stored, never sent to the operator.`;
   const howTo =
-    `To send it for real, authenticate this MCP connection: either as an OAuth client (protected resource metadata at ${metadata}, token from ${root}/oauth/token) ` +
-    `or with an API key (POST ${root}/v1/keys with {"name", "email", "mode": "live"}, then send the header Authorization: Bearer <API_KEY> on ${root}/mcp). ` +
+    `To send it for real, call create_shop_request on ${root}/mcp, which asks for authorization: either authorize as an OAuth client (protected resource metadata at ${mcpResourceMetadataUrl(root, false)}, token from ${root}/oauth/token) ` +
+    `or send an API key (POST ${root}/v1/keys with {"name", "email", "mode": "live"}, then the header Authorization: Bearer <API_KEY> on ${root}/mcp). ` +
     'Confirm the details with the person you act for, then call create_shop_request again with a new idempotency_key.';
-  const data: ShopRequestResult = {
-    ...result,
-    warnings: onSandboxPath ? result.warnings : [`${stored}`, ...result.warnings],
-    next_steps: `${stored} ${howTo}`,
-  };
+  const data: ShopRequestResult = { ...result, next_steps: `${stored} ${howTo}` };
   const structured = data as unknown as Record<string, unknown>;
   return {
     content: [
-      { type: 'text', text: `${stored}
-${howTo}` },
+      { type: 'text', text: `${stored}\n${howTo}` },
       { type: 'text', text: JSON.stringify(structured) },
     ],
     structuredContent: structured,

@@ -1,10 +1,12 @@
 // POST /mcp: Streamable HTTP without sessions. Every failure on this path is
 // a JSON-RPC error object (the protocol's own shape); where the API has an
 // error code for it, the envelope rides along in `error.data`.
-import { BOUNDS } from '@msa/contracts';
+import { BOUNDS, type ErrorEnvelope } from '@msa/contracts';
 import { buildEnvelope, jsonDepthExceeds, type Logger } from '@msa/service-kit';
 import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { requestedHost, type OriginPolicy } from '../domain/origin-policy.js';
+import { bearerChallenge, mcpResourceMetadataUrl, toolRefusal, type ToolRefusal } from '../domain/tool-authorization.js';
 import { rpcError, type McpDispatcher } from '../mcp/dispatch.js';
 
 export interface McpRoutesDeps {
@@ -47,9 +49,41 @@ function methodsOf(body: unknown): string[] {
   });
 }
 
+/**
+ * Whether the caller addressed `/sandbox/mcp`. The gateway names the prefix it
+ * removed; `ctx.sandbox` cannot tell, since a sandbox key sets it on `/mcp` too.
+ */
+function onSandboxPath(headers: IncomingHttpHeaders): boolean {
+  return headers['x-forwarded-prefix'] === '/sandbox';
+}
+
+/** The id to answer a refused body with: a batch is refused as a whole, under no id. */
+function refusedId(body: unknown): unknown {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : null;
+}
+
 export function mcpRoutes({ dispatcher, policy, publicBaseUrl, logger, onMessage }: McpRoutesDeps): Router {
   const router = Router();
   const env = { publicBaseUrl };
+  const root = publicBaseUrl.replace(/\/+$/, '');
+
+  /** The envelope of a refused tool call: what to do next, for the host and for the model reading it. */
+  function refusalEnvelope({ reason, tool, scope }: ToolRefusal, metadataUrl: string): ErrorEnvelope {
+    const keys = `POST ${root}/v1/keys`;
+    if (reason === 'insufficient_scope') {
+      return buildEnvelope(env, 'insufficient_scope', `These credentials lack the scope ${scope} that ${tool} needs.`, {
+        hint: `Authorize this MCP connection again asking for the scope ${scope} (OAuth), or send an API key that has it (${keys}).`,
+      });
+    }
+    return buildEnvelope(
+      env,
+      'unauthorized',
+      `${tool} needs authorization on this endpoint: authorize this MCP connection (OAuth, scope ${scope}; protected resource metadata at ${metadataUrl}) or send an API key as Authorization: Bearer <API_KEY>.`,
+      {
+        hint: `Create a free API key with ${keys}. Without credentials, ${root}/sandbox/mcp takes the call as a sandbox request that is validated and stored, never sent.`,
+      },
+    );
+  }
 
   const guard: RequestHandler = (req, res, next) => {
     const origin = req.headers.origin;
@@ -87,8 +121,25 @@ export function mcpRoutes({ dispatcher, policy, publicBaseUrl, logger, onMessage
     send(res, 400, rpcError(-32600, `Invalid Request: ${message}`, null, envelope));
   };
 
-  const handle: RequestHandler = async (req, res) => {
+  const count: RequestHandler = (req, _res, next) => {
     for (const m of methodsOf(req.body)) onMessage?.(m);
+    next();
+  };
+
+  // Before the dispatcher runs anything, so a refused call has no effect and
+  // the HTTP answer itself carries the challenge.
+  const authorizeTools: RequestHandler = (req, res, next) => {
+    const refusal = toolRefusal(req.body, req.ctx);
+    if (!refusal) return next();
+    req.log.info({ tool: refusal.tool, reason: refusal.reason }, 'mcp: tool call needs authorization');
+    const metadataUrl = mcpResourceMetadataUrl(root, onSandboxPath(req.headers));
+    const envelope = refusalEnvelope(refusal, metadataUrl);
+    send(res, envelope.error.status, rpcError(-32000, envelope.error.message, refusedId(req.body), envelope), {
+      'WWW-Authenticate': bearerChallenge(refusal, metadataUrl),
+    });
+  };
+
+  const handle: RequestHandler = async (req, res) => {
     const aborted = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) aborted.abort();
@@ -128,6 +179,6 @@ export function mcpRoutes({ dispatcher, policy, publicBaseUrl, logger, onMessage
     send(res, 500, rpcError(-32603, 'Internal error'));
   };
 
-  router.all('/mcp', guard, express.json({ limit: MCP_BODY_LIMIT, type: () => true }), depth, handle, bodyErrors);
+  router.all('/mcp', guard, express.json({ limit: MCP_BODY_LIMIT, type: () => true }), depth, count, authorizeTools, handle, bodyErrors);
   return router;
 }
