@@ -300,6 +300,9 @@ export function createApp(deps: GatewayDeps): Express {
 
     // A sandbox key makes every path sandbox; a live key on /sandbox stays on the sandbox.
     const sandbox = sandboxPath || principal?.mode === 'sandbox';
+    // `sandbox` cannot tell a sandbox key on /mcp from /sandbox/mcp; the mcp
+    // service names the resource the caller addressed in its challenges.
+    const forwardedPrefix = sandboxPath && req.path.startsWith('/sandbox') ? '/sandbox' : undefined;
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     req.url = path + query;
 
@@ -321,6 +324,8 @@ export function createApp(deps: GatewayDeps): Express {
     req.headers['x-forwarded-host'] = req.headers.host ?? new URL(publicBaseUrl).host;
     req.headers['x-forwarded-proto'] = req.protocol;
     req.headers['x-forwarded-for'] = ip;
+    if (forwardedPrefix) req.headers['x-forwarded-prefix'] = forwardedPrefix;
+    else delete req.headers['x-forwarded-prefix'];
     return proxies[route.target](req, res, next);
   };
 

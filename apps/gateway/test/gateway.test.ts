@@ -147,6 +147,15 @@ describe('gateway', () => {
     expect(seen.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
   });
 
+  it('tells the service the /sandbox prefix it removed, and drops one a client sent', async () => {
+    recorded.length = 0;
+
+    await request(app).get('/sandbox/v1/shops').set('X-Forwarded-Prefix', '/elsewhere');
+    await request(app).get('/v1/shops').set('X-Forwarded-Prefix', '/sandbox');
+
+    expect(recorded.map((r) => r.headers['x-forwarded-prefix'])).toEqual(['/sandbox', undefined]);
+  });
+
   it('answers 502 in the envelope when a service refuses connections', async () => {
     const res = await request(app).post('/mcp').set('content-type', 'application/json').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
