@@ -537,14 +537,17 @@ export const OPERATIONS = [
     tag: 'MCP',
     summary: 'MCP over Streamable HTTP (JSON-RPC 2.0)',
     description:
-      'The Model Context Protocol endpoint: stateless Streamable HTTP with JSON responses. Credentials are optional; without them `create_shop_request` stays on the sandbox.',
+      'The Model Context Protocol endpoint: stateless Streamable HTTP with JSON responses. Authorization is per tool: reads need no credentials; `create_shop_request` needs credentials with `requests:write`, and without them answers `401` with a Bearer challenge naming this resource\'s metadata and the scope, which OAuth-capable MCP hosts follow. On `/sandbox/mcp` it also works without credentials and is never sent.',
     request: { body: json(JsonRpc) },
     responses: {
       200: { description: 'JSON-RPC response', content: json(JsonRpc) },
       202: { description: 'Notification accepted' },
     },
-    errors: { 403: 'Origin not allowed' },
-    headers: {},
+    errors: {
+      401: 'A tool that needs authorization was called without credentials (a JSON-RPC error with the `unauthorized` envelope in `data`), or the credentials are invalid',
+      403: 'Origin or host not allowed, or credentials without the scope the tool needs (`insufficient_scope`)',
+    },
+    headers: { 401: ['WWW-Authenticate'], 403: ['WWW-Authenticate'] },
     link: { rel: 'mcp', title: 'MCP endpoint (Streamable HTTP, JSON-RPC 2.0)' },
   },
   documentOperation(
