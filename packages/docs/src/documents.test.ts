@@ -237,6 +237,15 @@ describe('JSON documents', () => {
     expect(doc.scopes.map((s) => s.scope)).toEqual(['catalog:read', 'shops:read', 'requests:write', 'requests:read']);
   });
 
+  it('onboarding says create_shop_request on /mcp needs requests:write, and where the MCP resource metadata is', () => {
+    const doc = buildOnboarding(production);
+
+    expect(doc.mcp).toMatchObject({ href: `${BASE}/mcp`, protected_resource_metadata: `${BASE}/.well-known/oauth-protected-resource/mcp` });
+    expect(doc.mcp.credentials).toContain('requests:write');
+    expect(doc.mcp.credentials).toContain('401');
+    expect(buildOnboarding(sandbox).mcp.protected_resource_metadata).toBe(`${BASE}/.well-known/oauth-protected-resource/sandbox/mcp`);
+  });
+
   it('versioning policy states spec §9', () => {
     const doc = buildVersioningPolicy(production);
 

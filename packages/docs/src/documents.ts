@@ -257,7 +257,13 @@ export function buildOnboarding(ctx: DocContext, table: readonly OperationDef[] 
     production_base_url: u.production,
     sandbox_behaviour: 'Every endpoint exists under the sandbox base address with the same shapes; a shop request is validated and stored, never sent.',
     zero_auth_endpoints: zeroAuthEndpoints(u, table),
-    mcp: { href: u.mcp, credentials: 'optional; without them create_shop_request stays on the sandbox' },
+    mcp: {
+      href: u.mcp,
+      credentials: ctx.sandbox
+        ? 'optional; without them create_shop_request creates a sandbox request, owned by the client IP'
+        : 'optional for reading; create_shop_request needs credentials with requests:write: without them it answers 401 with a Bearer challenge (resource_metadata, scope) that OAuth-capable hosts follow, and without the scope 403 insufficient_scope',
+      protected_resource_metadata: u.mcpProtectedResourceMetadata,
+    },
     links: {
       self: u.onboarding,
       keys: u.keys,
