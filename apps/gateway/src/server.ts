@@ -15,6 +15,7 @@ import { createFailureLimiter, createWindowLimiter } from '@msa/service-kit/limi
 import { createAdminApp, createApp, type UpstreamName } from './app.js';
 import { createKeyResolver } from './auth/key-resolver.js';
 import { createTokenVerifier } from './auth/token-verifier.js';
+import { createGrantStatus } from './auth/grant-status.js';
 import type { GatewayConfig } from './config.js';
 
 export interface GatewayServiceDeps {
@@ -54,6 +55,8 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
       return res.body as { keys: Array<Record<string, unknown>> };
     },
     issuers: [config.PUBLIC_BASE_URL, `${config.PUBLIC_BASE_URL}/sandbox`],
+    // A revoked grant's tokens pass for at most 5 s (less with a shorter key cache TTL).
+    grantActive: createGrantStatus({ identity, systemCtx, ttlMs: Math.min(config.KEY_CACHE_TTL_MS, 5_000) }),
   });
   const keyPrefix = `${config.REDIS_KEY_PREFIX}rl`;
   const app = createApp({

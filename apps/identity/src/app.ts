@@ -1,6 +1,7 @@
 import { LIMITS } from '@msa/contracts';
 import { createServiceApp, finishServiceApp, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
-import { createBackoffLimiter } from '@msa/service-kit/limits';
+import { createBackoffLimiter, createWindowLimiter } from '@msa/service-kit/limits';
+import { createAddressPolicy } from '@msa/service-kit/public-fetch';
 import type { Express } from 'express';
 import { createReplaySeal } from './domain/replay-seal.js';
 import { signingKeyMaterial, type TokenKeys } from './domain/token-keys.js';
@@ -12,6 +13,13 @@ import { meRoutes } from './routes/me.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 import { createCredentialStore } from './store/credential-store.js';
+import { authorizeRoutes } from './oauth/authorize-routes.js';
+import { createClientMetadataResolver } from './oauth/client-metadata.js';
+import { createClientDirectory } from './oauth/clients.js';
+import type { ConsentMailer } from './oauth/consent-mail.js';
+import { createOAuthStore } from './oauth/oauth-store.js';
+import { createTokenGrants } from './oauth/token-grants.js';
+import { grantStatusRoutes } from './routes/grant-status.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -24,11 +32,42 @@ export interface AppDeps {
   metrics?: Metrics;
   /** IDEMPOTENCY_LOCK_SECONDS of POST /v1/keys. */
   idempotencyLockSeconds?: number;
+  /** Sends the consent page's one-time codes (the `mail` queue). */
+  consentMailer: ConsentMailer;
+  /** CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: metadata documents on loopback or private addresses, over http too. */
+  clientMetadataAllowPrivate?: boolean;
+  /** How long a Client ID Metadata Document fetch may take. */
+  clientMetadataTimeoutMs?: number;
 }
 
-export function createApp({ logger, redis, keyPrefix, publicBaseUrl, internalAuthSecret, tokenKeys, metrics, idempotencyLockSeconds }: AppDeps): Express {
+export function createApp(appDeps: AppDeps): Express {
+  const { logger, redis, keyPrefix, publicBaseUrl, internalAuthSecret, tokenKeys, metrics, idempotencyLockSeconds } = appDeps;
   const store = createCredentialStore(redis, keyPrefix);
+  const oauth = createOAuthStore(redis, keyPrefix);
+  const allowPrivate = appDeps.clientMetadataAllowPrivate ?? false;
+  const clients = createClientDirectory(
+    oauth,
+    createClientMetadataResolver({
+      redis,
+      keyPrefix,
+      policy: createAddressPolicy({ allowPrivate }),
+      allowHttpLoopback: allowPrivate,
+      ...(appDeps.clientMetadataTimeoutMs ? { timeoutMs: appDeps.clientMetadataTimeoutMs } : {}),
+    }),
+    allowPrivate,
+  );
+  const hourly = (name: string, points: number) =>
+    createWindowLimiter({ redis, keyPrefix: `${keyPrefix}${name}`, policy: name, points, windowSeconds: 3600 });
   const deps: RouteDeps = {
+    oauth,
+    grants: createTokenGrants({ store: oauth, tokenKeys, publicBaseUrl }),
+    publicClientQuota: createWindowLimiter({
+      redis,
+      keyPrefix: `${keyPrefix}quota:public-clients`,
+      policy: 'public-clients-day',
+      points: LIMITS.publicClientRegistrationsPerIpPerDay,
+      windowSeconds: 86_400,
+    }),
     store,
     quota: createCredentialQuota(redis, keyPrefix),
     tokenFailures: createBackoffLimiter({
@@ -64,6 +103,18 @@ export function createApp({ logger, redis, keyPrefix, publicBaseUrl, internalAut
     }),
   );
   app.use(oauthRoutes(deps));
+  app.use(
+    authorizeRoutes({
+      store: oauth,
+      clients,
+      mailer: appDeps.consentMailer,
+      mailsPerAddress: hourly('consent-mail-address', LIMITS.consentMailsPerAddressPerHour),
+      mailsPerIp: hourly('consent-mail-ip', LIMITS.consentMailsPerIpPerHour),
+      publicBaseUrl,
+      logger,
+    }),
+  );
+  app.use(grantStatusRoutes(deps));
   app.use(meRoutes(deps));
   app.use(wellKnownRoutes(deps));
   app.use(introspectRoutes(deps));

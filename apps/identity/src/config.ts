@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { CommonEnv, IdempotencyLockSeconds, RedisEnv } from '@msa/service-kit';
+import { CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
 
 /** .env files often hold a PEM on one line with literal `\n` sequences. */
@@ -55,8 +55,12 @@ export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend({
     .refine(isP256PrivateKey, 'must be an EC P-256 private key in PEM (PKCS#8); literal \\n sequences are accepted')
     .describe('PEM (PKCS#8) of the EC P-256 private key that signs access tokens (ES256); literal \\n sequences are accepted, as .env files write them'),
   TOKEN_SIGNING_KID: Kid.describe('Key id (`kid`) of TOKEN_SIGNING_KEY, published in the JWKS (A-Z a-z 0-9 . _ -, up to 64)'),
+  QUEUE_PREFIX: z.string().min(1).default('{intake}').describe('BullMQ key prefix of the `mail` queue (the consent codes), the same as the intake queue\'s; keep the `{…}` hash tag on Redis Cluster'),
+  CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false).describe(
+    'Allow Client ID Metadata Documents on loopback and private addresses, over http too (tests and local runs only)',
+  ),
   TOKEN_VERIFY_KEYS: VerifyKeys.default([]).describe(
     'JSON array of `{kid, publicKeyPem}`: earlier signing keys still published in the JWKS while their tokens live',
   ),
-});
+}).superRefine(queuePrefixRule);
 export type IdentityConfig = z.infer<typeof IdentityEnv>;

@@ -12,6 +12,7 @@ import { createRedis } from '@msa/service-kit/redis';
 import { createApp } from './app.js';
 import type { IdentityConfig } from './config.js';
 import { createTokenKeys } from './domain/token-keys.js';
+import { createConsentMailer } from './oauth/consent-mail.js';
 
 export interface ServiceDeps {
   logger?: Logger;
@@ -28,7 +29,17 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
     config.TOKEN_VERIFY_KEYS,
   );
   const metrics = deps.metrics ?? createMetrics('identity');
+  // A connection of its own for the queue: BullMQ's commands never wait behind the store's.
+  const queueRedis = createRedis(redisTopologyOf(config), 'api', { logger, label: 'mail-queue' });
+  const consentMailer = createConsentMailer({
+    connection: queueRedis,
+    prefix: config.QUEUE_PREFIX,
+    internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+    logger,
+  });
   const app = createApp({
+    consentMailer,
+    clientMetadataAllowPrivate: config.CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS,
     logger,
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
@@ -48,6 +59,8 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
       logger,
     });
   } catch (err) {
+    await consentMailer.close();
+    queueRedis.disconnect();
     if (!deps.redis) redis.disconnect();
     throw err;
   }
@@ -58,6 +71,8 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
     adminUrl: admin.url,
     async close() {
       await close();
+      await consentMailer.close();
+      await queueRedis.quit().catch(() => queueRedis.disconnect());
       if (!deps.redis) await redis.quit();
     },
   };

@@ -17,13 +17,21 @@ describe('GET /.well-known/oauth-authorization-server', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.body).toEqual({
       issuer: TEST_BASE_URL,
+      authorization_endpoint: `${TEST_BASE_URL}/oauth/authorize`,
       token_endpoint: `${TEST_BASE_URL}/oauth/token`,
       registration_endpoint: `${TEST_BASE_URL}/oauth/register`,
+      revocation_endpoint: `${TEST_BASE_URL}/oauth/revoke`,
       jwks_uri: `${TEST_BASE_URL}/.well-known/jwks.json`,
       scopes_supported: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
-      response_types_supported: [],
-      grant_types_supported: ['client_credentials'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+      code_challenge_methods_supported: ['S256'],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+      ui_locales_supported: ['de', 'en'],
       service_documentation: `${TEST_BASE_URL}/developers`,
     });
   });

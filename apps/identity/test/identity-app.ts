@@ -1,17 +1,24 @@
 // Builds the identity app against a real Redis with a key prefix of this
 // test file's own, and speaks to it the way the gateway does.
 import { randomBytes } from 'node:crypto';
-import type { CallContext } from '@msa/contracts';
+import { MAIL_JOB_SEAL_PURPOSE, type CallContext, type ConsentCodeMailJob } from '@msa/contracts';
+import { createSealedText } from '@msa/service-kit';
+import type { Queue } from 'bullmq';
 import { TEST_BASE_URL, TEST_INTERNAL_SECRET, buildPrincipal, createTestRedis, internalHeaders, testEcKeyPair, testLogger, type TestRedis } from '@msa/test-kit';
 import type { Logger } from '@msa/service-kit';
 import supertest from 'supertest';
 import { createApp } from '../src/app.js';
 import { createTokenKeys, type TokenKeys } from '../src/domain/token-keys.js';
+import { createConsentMailer } from '../src/oauth/consent-mail.js';
 
 export { TEST_BASE_URL, buildPrincipal };
 
 export interface IdentityHarness {
   api: supertest.Agent;
+  /** The `mail` queue the consent page's codes go to, on the test Redis. */
+  mailQueue: Queue;
+  /** The address and code of the latest consent mail on the queue. */
+  lastConsentCode(): Promise<{ to: string; code: string } | null>;
   redis: TestRedis;
   tokenKeys: TokenKeys;
   /** The X-Internal-Auth header for a call with this context. */
@@ -19,10 +26,21 @@ export interface IdentityHarness {
   close(): Promise<void>;
 }
 
-export async function startIdentity(name: string, opts: { logger?: Logger } = {}): Promise<IdentityHarness> {
+export async function startIdentity(name: string, opts: { logger?: Logger; clientMetadataAllowPrivate?: boolean } = {}): Promise<IdentityHarness> {
   const redis = await createTestRedis(name);
   const tokenKeys = createTokenKeys({ privateKeyPem: testEcKeyPair().privateKeyPem, kid: 'test-key-1' });
+  const queuePrefix = `{${redis.prefix}q}`;
+  const consentMailer = createConsentMailer({
+    connection: redis.redis,
+    prefix: queuePrefix,
+    internalAuthSecret: TEST_INTERNAL_SECRET,
+    logger: opts.logger ?? testLogger('identity'),
+  });
+  const seal = createSealedText(TEST_INTERNAL_SECRET, MAIL_JOB_SEAL_PURPOSE);
   const app = createApp({
+    consentMailer,
+    clientMetadataAllowPrivate: opts.clientMetadataAllowPrivate ?? true,
+    clientMetadataTimeoutMs: 1_000,
     logger: opts.logger ?? testLogger('identity'),
     redis: redis.redis,
     keyPrefix: redis.prefix,
@@ -32,10 +50,20 @@ export async function startIdentity(name: string, opts: { logger?: Logger } = {}
   });
   return {
     api: supertest.agent(app),
+    mailQueue: consentMailer.queue,
+    async lastConsentCode() {
+      const [job] = await consentMailer.queue.getJobs(['waiting'], 0, 0, false);
+      if (!job) return null;
+      const opened = seal.open((job.data as ConsentCodeMailJob).sealed);
+      return opened ? (JSON.parse(opened) as { to: string; code: string }) : null;
+    },
     redis,
     tokenKeys,
     as: (ctx = {}) => internalHeaders('identity', ctx),
-    close: () => redis.cleanup(),
+    async close() {
+      await consentMailer.close();
+      await redis.cleanup();
+    },
   };
 }
 

@@ -78,7 +78,8 @@ describe('POST /oauth/register', () => {
     ['a missing client_name', { client_name: undefined }, 'client_name'],
     ['no contacts', { contacts: [] }, 'contacts'],
     ['a contact that is not an e-mail', { contacts: ['not-mail'] }, 'contacts.0'],
-    ['another grant type', { grant_types: ['authorization_code'] }, 'grant_types.0'],
+    ['the authorization code grant without redirect URIs', { grant_types: ['authorization_code'] }, 'redirect_uris'],
+    ['a grant type this API does not have', { grant_types: ['password'] }, 'grant_types.0'],
     ['an unknown scope', { scope: 'catalog:read admin' }, 'scope'],
     ['an unsupported auth method', { token_endpoint_auth_method: 'private_key_jwt' }, 'token_endpoint_auth_method'],
   ])('answers 400 invalid_client_metadata for %s', async (_label, overrides, field) => {

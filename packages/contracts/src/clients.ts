@@ -4,7 +4,7 @@
 import { Product, ProductList, type ProductListQuery, Pricing } from './catalog.js';
 import { ShopList } from './shops.js';
 import { ShopRequestResult } from './shop-requests.js';
-import { IntrospectionResponse } from './identity.js';
+import { GrantStatusResponse, IntrospectionResponse } from './identity.js';
 import { ErrorEnvelope } from './errors.js';
 import { INTERNAL_AUTH_HEADER, type CallContext, type ServiceName } from './internal.js';
 import type { z } from './zod.js';
@@ -153,6 +153,8 @@ export function createIdentityClient(opts: Omit<ServiceClientOptions, 'audience'
     raw: c,
     introspect: (ctx: CallContext, apiKey: string) =>
       c.call(IntrospectionResponse, 'POST', '/internal/introspect', ctx, { body: { api_key: apiKey } }),
+    grantStatus: (ctx: CallContext, grant: string) =>
+      c.call(GrantStatusResponse, 'POST', '/internal/grant-status', ctx, { body: { grant } }),
   };
 }
 export type IdentityClient = ReturnType<typeof createIdentityClient>;

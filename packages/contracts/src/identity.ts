@@ -181,6 +181,9 @@ export const IntrospectionResponse = z.discriminatedUnion('active', [
 ]);
 export type IntrospectionResponse = z.infer<typeof IntrospectionResponse>;
 
+/** Internal: whether the grant of an authorization-code access token is still active. */
+export const GrantStatusResponse = z.object({ active: z.boolean() });
+
 /** The claims of an RFC 9068 access token (`typ: at+jwt`) that the gateway reads; `iss`, `aud`, `exp`, `iat` and `jti` are checked by the verifier. */
 export const AccessTokenClaims = z.object({
   sub: z.string(),

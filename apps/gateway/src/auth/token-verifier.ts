@@ -8,6 +8,8 @@ export interface TokenVerifierOptions {
   issuers: [string, ...string[]];
   /** At most one JWKS refresh in this interval, however many unknown `kid`s arrive. */
   minRefreshMs?: number;
+  /** Whether the grant of an authorization-code token is still active (a reused code or refresh token revokes it). */
+  grantActive?: (grant: string) => Promise<boolean>;
 }
 
 export class InvalidTokenError extends Error {
@@ -32,7 +34,7 @@ function isAccessTokenType(typ: unknown): boolean {
  * and an HS256 token signed with the public key are refused), against
  * identity's JWKS, cached and refreshed when a token names an unknown `kid`.
  */
-export function createTokenVerifier({ fetchJwks, issuers, minRefreshMs = 10_000 }: TokenVerifierOptions) {
+export function createTokenVerifier({ fetchJwks, issuers, minRefreshMs = 10_000, grantActive }: TokenVerifierOptions) {
   let keys = new Map<string, KeyObject>();
   let lastRefresh = 0;
   let refreshing: Promise<void> | null = null;
@@ -93,6 +95,10 @@ export function createTokenVerifier({ fetchJwks, issuers, minRefreshMs = 10_000 
       .filter(Boolean)
       .map((s) => Scope.safeParse(s))
       .flatMap((r) => (r.success ? [r.data] : []));
+    const { grant, email, client_name: clientName } = claims.data;
+    if (grant !== undefined && grantActive && !(await grantActive(grant))) {
+      throw new InvalidTokenError('The access token was revoked; authorize again.');
+    }
     return {
       id: claims.data.sub,
       name: claims.data.name,
@@ -100,6 +106,8 @@ export function createTokenVerifier({ fetchJwks, issuers, minRefreshMs = 10_000 
       mode: claims.data.mode,
       tier: claims.data.tier,
       via: 'oauth',
+      // A person who confirmed the address on the consent page, through this client.
+      ...(email !== undefined ? { confirmed_email: email, client: { id: claims.data.client_id, name: clientName ?? claims.data.client_id } } : {}),
     };
   };
 }

@@ -14,6 +14,8 @@ export interface AccessTokenInput {
   sandbox: boolean;
   /** The `aud`: the RFC 8707 resource the client named, else the base URL. */
   audience: string;
+  /** The authorization code grant: the person (`sub`), their confirmed address, the client's name and the grant. */
+  person?: { id: string; email: string; clientName: string; grantId: string };
 }
 
 export interface IssuedToken {
@@ -36,6 +38,7 @@ export function signAccessToken(keys: TokenKeys, publicBaseUrl: string, input: A
     name: input.name,
     mode: input.sandbox ? 'sandbox' : input.mode,
     tier: input.tier,
+    ...(input.person ? { email: input.person.email, client_name: input.person.clientName, grant: input.person.grantId } : {}),
   };
   // Loaded on the first token issued: most callers use API keys.
   const accessToken = jsonwebtoken().sign(claims, keys.privateKey, {
@@ -46,7 +49,7 @@ export function signAccessToken(keys: TokenKeys, publicBaseUrl: string, input: A
     expiresIn,
     issuer: issuerFor(publicBaseUrl, input.sandbox),
     audience: input.audience,
-    subject: input.clientId,
+    subject: input.person?.id ?? input.clientId,
     jwtid: randomUUID(),
   });
   return { accessToken, expiresIn, scope };

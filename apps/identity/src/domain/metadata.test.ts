@@ -10,10 +10,15 @@ describe('authorizationServerMetadata', () => {
       token_endpoint: `${BASE}/oauth/token`,
       registration_endpoint: `${BASE}/oauth/register`,
       jwks_uri: `${BASE}/.well-known/jwks.json`,
-      grant_types_supported: ['client_credentials'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      authorization_endpoint: `${BASE}/oauth/authorize`,
+      revocation_endpoint: `${BASE}/oauth/revoke`,
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       scopes_supported: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
-      response_types_supported: [],
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
     });
   });
 
@@ -21,7 +26,7 @@ describe('authorizationServerMetadata', () => {
     const doc = authorizationServerMetadata(BASE, true);
 
     expect(doc.issuer).toBe(`${BASE}/sandbox`);
-    for (const url of [doc.token_endpoint, doc.registration_endpoint, doc.jwks_uri, doc.service_documentation]) {
+    for (const url of [doc.authorization_endpoint, doc.token_endpoint, doc.registration_endpoint, doc.revocation_endpoint, doc.jwks_uri, doc.service_documentation]) {
       expect(url.startsWith(`${BASE}/sandbox/`)).toBe(true);
     }
   });

@@ -8,14 +8,22 @@ export function authorizationServerMetadata(publicBaseUrl: string, sandbox: bool
   const base = issuerFor(publicBaseUrl, sandbox);
   return {
     issuer: base,
+    authorization_endpoint: `${base}/oauth/authorize`,
     token_endpoint: `${base}/oauth/token`,
     registration_endpoint: `${base}/oauth/register`,
+    revocation_endpoint: `${base}/oauth/revoke`,
     jwks_uri: `${base}/.well-known/jwks.json`,
     scopes_supported: [...SCOPES],
-    // Required by RFC 8414; there is no authorization endpoint, so no response type applies.
-    response_types_supported: [] as string[],
-    grant_types_supported: ['client_credentials'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    code_challenge_methods_supported: ['S256'],
+    // draft-ietf-oauth-client-id-metadata-document: an https URL may be the client_id.
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true,
+    ui_locales_supported: ['de', 'en'],
     service_documentation: `${base}/developers`,
   };
 }

@@ -3,6 +3,9 @@ import type { BackoffLimiter } from '@msa/service-kit/limits';
 import type { TokenKeys } from '../domain/token-keys.js';
 import type { CredentialStore } from '../store/credential-store.js';
 import type { CredentialQuota } from './credential-quota.js';
+import type { WindowLimiter } from '@msa/service-kit/limits';
+import type { OAuthStore } from '../oauth/oauth-store.js';
+import type { TokenGrants } from '../oauth/token-grants.js';
 
 /** What the route handlers share. */
 export interface RouteDeps {
@@ -11,6 +14,11 @@ export interface RouteDeps {
   /** Wrong client secrets per client_id at /oauth/token, with exponential back-off. */
   tokenFailures: BackoffLimiter;
   tokenKeys: TokenKeys;
+  /** The authorization code grant's clients, codes and grants. */
+  oauth: OAuthStore;
+  grants: TokenGrants;
+  /** Public client registrations per client IP per day, counted apart from credentials. */
+  publicClientQuota: WindowLimiter;
   publicBaseUrl: string;
   logger: Logger;
   counters: IdentityCounters;

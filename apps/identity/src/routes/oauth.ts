@@ -1,11 +1,21 @@
-import { ClientRegistrationRequest, TokenRequest, type ClientRegistration, type TokenResponse } from '@msa/contracts';
+import {
+  ClientRegistrationRequest,
+  LIMITS,
+  PublicClientRegistrationRequest,
+  TokenRequest,
+  type ClientRegistration,
+  type PublicClientRegistration,
+  type TokenResponse,
+} from '@msa/contracts';
 import { appError, methodNotAllowed, parseOr } from '@msa/service-kit';
 import { rateLimitedError, setRateLimitHeaders, withReservation } from '@msa/service-kit/limits';
 import { Router, type Request, type Response } from 'express';
 import { signAccessToken } from '../domain/access-token.js';
 import { authenticateClientRequest } from '../domain/client-authentication.js';
 import { createCredentials } from '../domain/create-credentials.js';
-import { hashSecret, looksLikeClientId, matchesHash } from '../domain/credentials.js';
+import { hashSecret, looksLikeClientId, matchesHash, randomBase62 } from '../domain/credentials.js';
+import { PUBLIC_CLIENT_ID_PREFIX } from '../oauth/clients.js';
+import { redirectUriProblem } from '../oauth/redirect-uris.js';
 import { audienceFor, servedResources } from '../domain/resource-indicator.js';
 import { formatScopes, narrowScopes, parseRegistrationScope } from '../domain/scopes.js';
 import type { CredentialRecord } from '../store/credential-store.js';
@@ -83,10 +93,22 @@ export function oauthRoutes(deps: RouteDeps): Router {
           fields: [{ field: 'grant_type', message: 'is required' }],
         });
       }
+      if (body.grant_type === 'authorization_code' || body.grant_type === 'refresh_token') {
+        const grant = body.grant_type === 'authorization_code' ? deps.grants.authorizationCode : deps.grants.refreshToken;
+        try {
+          const response = await grant(body, req.get('authorization'), req.ctx.sandbox);
+          deps.counters.tokensIssued.inc({ auth_method: 'none' });
+          res.json(response);
+          return;
+        } catch (err) {
+          deps.counters.tokenRefusals.inc({ code: (err as { code?: string }).code ?? 'error' });
+          throw err;
+        }
+      }
       if (body.grant_type !== 'client_credentials') {
         deps.counters.tokenRefusals.inc({ code: 'unsupported_grant_type' });
         throw appError('unsupported_grant_type', `Grant type '${body.grant_type}' is not supported.`, {
-          fields: [{ field: 'grant_type', message: 'must be client_credentials' }],
+          fields: [{ field: 'grant_type', message: 'must be client_credentials, authorization_code or refresh_token' }],
         });
       }
 
@@ -143,6 +165,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
   router
     .route('/oauth/register')
     .post(async (req, res) => {
+      if (isPublicClientRegistration(req.body)) return registerPublicClient(req, res);
       const body = parseOr(ClientRegistrationRequest, req.body ?? {}, 'invalid_client_metadata', 'The client metadata is invalid.');
       const scope = parseRegistrationScope(body.scope);
       if (!scope.ok) {
@@ -192,5 +215,77 @@ export function oauthRoutes(deps: RouteDeps): Router {
     })
     .all(methodNotAllowed(env, ['POST']));
 
+  /** RFC 7591 for a public client of the authorization code grant: no secret, no contacts, not a principal. */
+  async function registerPublicClient(req: Request, res: Response) {
+    const body = parseOr(PublicClientRegistrationRequest, req.body ?? {}, 'invalid_client_metadata', 'The client metadata is invalid.');
+    const fields = body.redirect_uris.flatMap((uri, i) => {
+      const problem = redirectUriProblem(uri);
+      return problem ? [{ field: `redirect_uris.${i}`, message: problem }] : [];
+    });
+    const scope = parseRegistrationScope(body.scope);
+    if (!scope.ok) fields.push({ field: 'scope', message: `unknown scope ${scope.unknown.map((s) => `'${s}'`).join(', ')}` });
+    if (fields.length) throw appError('invalid_client_metadata', 'The client metadata is invalid.', { fields });
+    if (!scope.ok) return;
+
+    const reservation = await deps.publicClientQuota.consume(req.ctx.ip);
+    setRateLimitHeaders(res, reservation.state);
+    if (!reservation.allowed) {
+      throw rateLimitedError(
+        reservation.state,
+        `This address has registered ${LIMITS.publicClientRegistrationsPerIpPerDay} public clients today.`,
+        'Reuse the client you registered, or retry after Retry-After seconds.',
+      );
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const client = {
+      client_id: PUBLIC_CLIENT_ID_PREFIX + randomBase62(24),
+      client_name: body.client_name ?? 'MCP client',
+      redirect_uris: body.redirect_uris,
+      scopes: scope.scopes,
+      created_at: new Date(now * 1000).toISOString(),
+    };
+    await deps.oauth.saveClient(client);
+    req.log.info({ clientId: client.client_id }, 'public client registered');
+    const response: PublicClientRegistration = {
+      client_id: client.client_id,
+      client_id_issued_at: now,
+      client_name: client.client_name,
+      redirect_uris: client.redirect_uris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: formatScopes(client.scopes),
+    };
+    noStore(res);
+    res.status(201).json(response);
+  }
+
+  router
+    .route('/oauth/revoke')
+    .post(async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (typeof body.token !== 'string' || body.token === '') {
+        throw appError('invalid_request', 'token is missing.', { fields: [{ field: 'token', message: 'is required' }] });
+      }
+      await deps.grants.revoke(body.token, typeof body.client_id === 'string' ? body.client_id : undefined);
+      noStore(res);
+      // RFC 7009 §2.2: 200 whether or not the token was known.
+      res.status(200).end();
+    })
+    .all(methodNotAllowed(env, ['POST']));
+
   return router;
+}
+
+/**
+ * A registration for the authorization code grant rather than for
+ * credentials: it names redirect URIs, or asks for no client authentication
+ * or for the authorization code grant, and does not ask for client credentials.
+ */
+export function isPublicClientRegistration(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const b = body as Record<string, unknown>;
+  const grants = Array.isArray(b.grant_types) ? b.grant_types : [];
+  if (grants.includes('client_credentials')) return false;
+  return b.token_endpoint_auth_method === 'none' || grants.includes('authorization_code') || Array.isArray(b.redirect_uris);
 }

@@ -1,0 +1,309 @@
+// GET /oauth/authorize and the consent page it leads to. The request is
+// checked in the order RFC 6749 §4.1.2.1 asks: an unknown client or a
+// redirect URI that is not registered ends on an error page here, never in a
+// redirect; every later problem goes back to the client with `error`,
+// `state` and `iss`. The page is bound to the browser that opened it (a
+// cookie) and every form carries a CSRF token.
+import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { LIMITS, type Scope } from '@msa/contracts';
+import { methodNotAllowed, type Logger } from '@msa/service-kit';
+import type { WindowLimiter } from '@msa/service-kit/limits';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { issuerFor } from '../domain/access-token.js';
+import { audienceFor } from '../domain/resource-indicator.js';
+import { narrowScopes } from '../domain/scopes.js';
+import type { ClientDirectory } from './clients.js';
+import type { ConsentMailer } from './consent-mail.js';
+import { languageOf, renderConsentPage, renderErrorPage, renderTooManyPage, type ConsentView, type Lang, type PageProblem } from './consent-page.js';
+import { isS256Challenge } from './pkce.js';
+import { digest, type AuthorizationRequest, type Interaction, type OAuthStore } from './oauth-store.js';
+import { formActionSource, matchRedirectUri } from './redirect-uris.js';
+import { randomBase62 } from '../domain/credentials.js';
+
+export interface AuthorizeDeps {
+  store: OAuthStore;
+  clients: ClientDirectory;
+  mailer: ConsentMailer;
+  mailsPerAddress: WindowLimiter;
+  mailsPerIp: WindowLimiter;
+  publicBaseUrl: string;
+  logger: Logger;
+}
+
+const COOKIE_SECURE = '__Host-msa_consent';
+const COOKIE_PLAIN = 'msa_consent';
+const INTERACTION_ID = /^[0-9A-Za-z]{32}$/;
+const ConsentEmail = z.email().max(254);
+
+function cookieName(publicBaseUrl: string): string {
+  return publicBaseUrl.startsWith('https:') ? COOKIE_SECURE : COOKIE_PLAIN;
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Headers of every page here: never framed, never cached, no referrer carrying a code onwards. */
+function pageHeaders(res: Response, formTarget?: string) {
+  const formAction = ["'self'", ...(formTarget ? [formActionSource(formTarget)] : [])].join(' ');
+  res.setHeader(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+}
+
+function sendPage(res: Response, status: number, html: string, formTarget?: string) {
+  pageHeaders(res, formTarget);
+  res.status(status).type('text/html; charset=utf-8').send(html);
+}
+
+function errorPage(res: Response, lang: Lang, status: number, problem: PageProblem, detail?: string) {
+  sendPage(res, status, renderErrorPage(lang, problem, detail));
+}
+
+/** The client's redirect URI with the response parameters added to its own query. */
+export function redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.append(k, v);
+  return url.href;
+}
+
+function first(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function authorizeRoutes(deps: AuthorizeDeps): Router {
+  const router = Router();
+  const env = { publicBaseUrl: deps.publicBaseUrl };
+  const cookie = cookieName(deps.publicBaseUrl);
+  const secureCookie = cookie === COOKIE_SECURE;
+
+  function consentUrl(sandbox: boolean, id: string, lang?: Lang): string {
+    return `${issuerFor(deps.publicBaseUrl, sandbox)}/oauth/consent/${id}${lang ? `?lang=${lang}` : ''}`;
+  }
+
+  /** The browser's binding cookie, set when it has none yet. */
+  function browserBinding(req: Request, res: Response): string {
+    const existing = readCookie(req, cookie);
+    if (existing && /^[0-9A-Za-z]{32,64}$/.test(existing)) return existing;
+    const value = randomBase62(40);
+    res.cookie(cookie, value, {
+      httpOnly: true,
+      secure: secureCookie,
+      sameSite: 'lax',
+      path: '/',
+      maxAge: LIMITS.consentInteractionSeconds * 1000,
+    });
+    return value;
+  }
+
+  router
+    .route('/oauth/authorize')
+    .get(async (req, res) => {
+      const lang = languageOf(req.query.lang ?? req.query.ui_locales, req.get('accept-language'));
+      const q = req.query;
+      const lookup = await deps.clients.lookup(first(q.client_id));
+      if (!lookup.ok) return errorPage(res, lang, 400, lookup.problem, lookup.detail);
+      const client = lookup.client;
+
+      const requestedRedirect = first(q.redirect_uri);
+      let redirectUri: string;
+      if (requestedRedirect === undefined) {
+        // OAuth 2.1 §4.1.1: optional only when the client registered exactly one.
+        if (client.redirect_uris.length !== 1) return errorPage(res, lang, 400, 'redirect_uri', 'redirect_uri is missing.');
+        redirectUri = client.redirect_uris[0]!;
+      } else if (matchRedirectUri(requestedRedirect, client.redirect_uris)) {
+        redirectUri = requestedRedirect;
+      } else {
+        return errorPage(res, lang, 400, 'redirect_uri');
+      }
+
+      const sandbox = req.ctx.sandbox;
+      const issuer = issuerFor(deps.publicBaseUrl, sandbox);
+      const state = first(q.state);
+      const fail = (error: string, description: string) =>
+        res.redirect(303, redirectWith(redirectUri, { error, error_description: description, state, iss: issuer }));
+
+      if (first(q.response_type) !== 'code') return fail('unsupported_response_type', 'response_type must be code.');
+      const challenge = first(q.code_challenge);
+      if (!challenge) return fail('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.');
+      if (first(q.code_challenge_method) !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256; plain is not accepted.');
+      if (!isS256Challenge(challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
+      const scope = narrowScopes(client.scopes, first(q.scope));
+      if (!scope.ok) return fail('invalid_scope', `scope must be a subset of: ${client.scopes.join(' ')}.`);
+      const target = audienceFor(deps.publicBaseUrl, q.resource as string | string[] | undefined);
+      if (!target.ok) return fail('invalid_target', target.message);
+      if (state !== undefined && state.length > 2048) return fail('invalid_request', 'state is longer than 2048 characters.');
+
+      const request: AuthorizationRequest = {
+        client_id: client.client_id,
+        client_name: client.client_name,
+        ...(client.host ? { client_host: client.host } : {}),
+        redirect_uri: redirectUri,
+        redirect_uri_sent: requestedRedirect !== undefined,
+        ...(state !== undefined ? { state } : {}),
+        code_challenge: challenge,
+        scopes: scope.scopes,
+        resource: target.audience,
+        sandbox,
+      };
+      const id = randomBase62(32);
+      const browser = browserBinding(req, res);
+      await deps.store.saveInteraction(id, { request, browser: digest(browser), csrf: randomBase62(32), step: 'email', attempts: 0 });
+      res.setHeader('Cache-Control', 'no-store');
+      res.redirect(303, consentUrl(sandbox, id, req.query.lang === lang ? lang : undefined));
+    })
+    .all(methodNotAllowed(env, ['GET']));
+
+  /** The interaction of the path, if it exists and belongs to this browser. */
+  async function interactionOf(req: Request, res: Response, lang: Lang): Promise<{ id: string; interaction: Interaction } | null> {
+    const id = String(req.params.interaction ?? '');
+    const interaction = INTERACTION_ID.test(id) ? await deps.store.findInteraction(id) : null;
+    if (!interaction) {
+      errorPage(res, lang, 404, 'expired');
+      return null;
+    }
+    const browser = readCookie(req, cookie);
+    if (!browser || !sameSecret(digest(browser), interaction.browser)) {
+      errorPage(res, lang, 403, 'csrf', 'This page was opened in another browser, or its cookie is missing.');
+      return null;
+    }
+    return { id, interaction };
+  }
+
+  function view(id: string, interaction: Interaction, lang: Lang, extra: Partial<ConsentView> = {}): ConsentView {
+    const r = interaction.request;
+    return {
+      lang,
+      action: consentUrl(r.sandbox, id),
+      switchHref: consentUrl(r.sandbox, id, lang === 'de' ? 'en' : 'de'),
+      csrf: interaction.csrf,
+      clientName: r.client_name,
+      clientHost: r.client_host,
+      scopes: r.scopes as Scope[],
+      sandboxOnly: r.sandbox,
+      step: interaction.step,
+      email: interaction.email,
+      ...extra,
+    };
+  }
+
+  function show(res: Response, status: number, id: string, interaction: Interaction, lang: Lang, extra: Partial<ConsentView> = {}) {
+    sendPage(res, status, renderConsentPage(view(id, interaction, lang, extra)), interaction.request.redirect_uri);
+  }
+
+  function finish(res: Response, interaction: Interaction, params: Record<string, string | undefined>) {
+    const r = interaction.request;
+    pageHeaders(res, r.redirect_uri);
+    res.redirect(303, redirectWith(r.redirect_uri, { ...params, state: r.state, iss: issuerFor(deps.publicBaseUrl, r.sandbox) }));
+  }
+
+  router
+    .route('/oauth/consent/:interaction')
+    .get(async (req, res) => {
+      const lang = languageOf(req.query.lang, req.get('accept-language'));
+      const found = await interactionOf(req, res, lang);
+      if (!found) return;
+      show(res, 200, found.id, found.interaction, lang);
+    })
+    .post(async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const lang = languageOf(body.lang, req.get('accept-language'));
+      const found = await interactionOf(req, res, lang);
+      if (!found) return;
+      const { id, interaction } = found;
+      const csrf = first(body.csrf);
+      if (!csrf || !sameSecret(csrf, interaction.csrf)) return errorPage(res, lang, 403, 'csrf');
+
+      const decision = first(body.decision);
+      if (decision === 'deny') {
+        if (!(await deps.store.claimInteraction(id))) return errorPage(res, lang, 404, 'expired');
+        return finish(res, interaction, { error: 'access_denied', error_description: 'The person denied access.' });
+      }
+      if (decision === 'restart') {
+        const reset: Interaction = { request: interaction.request, browser: interaction.browser, csrf: interaction.csrf, step: 'email', attempts: 0 };
+        await deps.store.updateInteraction(id, reset);
+        await deps.store.resetTries(id);
+        return res.redirect(303, consentUrl(interaction.request.sandbox, id, lang));
+      }
+      if (interaction.step === 'email') return sendCode(req, res, id, interaction, lang, first(body.email));
+      if (decision === 'approve') return approve(req, res, id, interaction, lang, first(body.code), first(body.mode));
+      return show(res, 200, id, interaction, lang);
+    })
+    .all(methodNotAllowed(env, ['GET', 'POST']));
+
+  async function sendCode(req: Request, res: Response, id: string, interaction: Interaction, lang: Lang, email: string | undefined) {
+    const parsed = ConsentEmail.safeParse(email?.trim());
+    if (!parsed.success) return show(res, 422, id, interaction, lang, { error: 'invalid_email', email });
+    const address = parsed.data;
+    // Both limits count every attempt; the page says the same whether or not the address is known anywhere.
+    const [byIp, byAddress] = await Promise.all([deps.mailsPerIp.consume(req.ctx.ip), deps.mailsPerAddress.consume(digest(address.toLowerCase()))]);
+    const refused = [byIp, byAddress].find((r) => !r.allowed);
+    if (refused) {
+      const retryAfter = Math.max(1, Math.ceil(refused.state.resetSeconds));
+      res.setHeader('Retry-After', String(retryAfter));
+      return sendPage(res, 429, renderTooManyPage(lang, retryAfter, consentUrl(interaction.request.sandbox, id, lang === 'de' ? 'en' : 'de')));
+    }
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const next: Interaction = {
+      ...interaction,
+      step: 'code',
+      email: address,
+      code_digest: digest(`${id}:${code}`),
+      code_expires_at: Date.now() + LIMITS.consentCodeLifetimeSeconds * 1000,
+      attempts: 0,
+    };
+    await deps.store.updateInteraction(id, next);
+    await deps.store.resetTries(id);
+    await deps.mailer.send({
+      to: address,
+      code,
+      lang,
+      clientName: interaction.request.client_name,
+      clientHost: interaction.request.client_host,
+      trace: { request_id: req.ctx.request_id },
+    });
+    req.log.info({ interaction: id.slice(0, 6) }, 'consent code sent');
+    res.redirect(303, consentUrl(interaction.request.sandbox, id, lang));
+  }
+
+  async function approve(req: Request, res: Response, id: string, interaction: Interaction, lang: Lang, code: string | undefined, mode: string | undefined) {
+    const chosen = interaction.request.sandbox ? 'sandbox' : mode;
+    if (chosen !== 'live' && chosen !== 'sandbox') return show(res, 422, id, interaction, lang, { error: 'choose_mode' });
+    // Every try counts, atomically, before the code is compared: parallel guesses cannot share one count.
+    const tries = await deps.store.countTry(id);
+    const expired = !interaction.code_digest || !interaction.code_expires_at || Date.now() > interaction.code_expires_at;
+    if (expired || tries > LIMITS.consentCodeAttempts) return show(res, 422, id, interaction, lang, { error: 'code_expired' });
+    const presented = /^\d{6}$/.test(code?.trim() ?? '') ? digest(`${id}:${code!.trim()}`) : '';
+    if (!sameSecret(presented.padEnd(64, '0'), interaction.code_digest!)) {
+      const left = LIMITS.consentCodeAttempts - tries;
+      return show(res, 422, id, interaction, lang, left > 0 ? { error: 'wrong_code', attemptsLeft: left } : { error: 'code_expired' });
+    }
+    // One approval per page, even when the form is sent twice at once.
+    if (!(await deps.store.claimInteraction(id))) return errorPage(res, lang, 404, 'expired');
+    const authorizationCode = randomBytes(32).toString('base64url');
+    await deps.store.saveCode(authorizationCode, {
+      request: interaction.request,
+      approval: { email: interaction.email!, mode: chosen },
+      grant_id: `g${randomBase62(24)}`,
+    });
+    req.log.info({ clientId: interaction.request.client_id, mode: chosen, sandbox: interaction.request.sandbox }, 'authorization approved');
+    finish(res, interaction, { code: authorizationCode });
+  }
+
+  return router;
+}

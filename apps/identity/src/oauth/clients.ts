@@ -1,0 +1,57 @@
+// Who a `client_id` of the authorization code grant is, in the order the MCP
+// authorization specification gives: a client registered here (RFC 7591), or
+// a Client ID Metadata Document URL. Anything else is unknown.
+import { SCOPES, SERVICE_PREFIX, type Scope } from '@msa/contracts';
+import { ClientMetadataError, isMetadataClientId, type ClientMetadataResolver } from './client-metadata.js';
+import type { OAuthStore } from './oauth-store.js';
+import { parseRegistrationScope } from '../domain/scopes.js';
+
+export const PUBLIC_CLIENT_ID_PREFIX = `${SERVICE_PREFIX}_pub_`;
+const PUBLIC_CLIENT_ID = new RegExp(`^${PUBLIC_CLIENT_ID_PREFIX}[0-9A-Za-z]{16,64}$`);
+
+export interface ResolvedClient {
+  client_id: string;
+  client_name: string;
+  /** The metadata document's host, shown beside the name; absent for a registered client. */
+  host?: string;
+  redirect_uris: string[];
+  /** What the client may ask for; all scopes unless it registered fewer. */
+  scopes: Scope[];
+}
+
+export type ClientLookup = { ok: true; client: ResolvedClient } | { ok: false; problem: 'unknown_client' | 'client_metadata'; detail?: string };
+
+export function createClientDirectory(store: OAuthStore, metadata: ClientMetadataResolver, allowHttpLoopback: boolean) {
+  return {
+    async lookup(clientId: string | undefined): Promise<ClientLookup> {
+      if (!clientId) return { ok: false, problem: 'unknown_client', detail: 'client_id is missing.' };
+      if (PUBLIC_CLIENT_ID.test(clientId)) {
+        const client = await store.findClient(clientId);
+        if (!client) return { ok: false, problem: 'unknown_client', detail: 'No client with this client_id is registered, or it expired unused.' };
+        return { ok: true, client: { client_id: client.client_id, client_name: client.client_name, redirect_uris: client.redirect_uris, scopes: client.scopes } };
+      }
+      if (isMetadataClientId(clientId, allowHttpLoopback)) {
+        try {
+          const doc = await metadata.resolve(clientId);
+          const scope = parseRegistrationScope(doc.scope);
+          return {
+            ok: true,
+            client: {
+              client_id: doc.client_id,
+              client_name: doc.client_name,
+              host: doc.host,
+              redirect_uris: doc.redirect_uris,
+              // Scope values this API does not know are ignored: the document serves other servers too.
+              scopes: scope.ok ? scope.scopes : [...SCOPES],
+            },
+          };
+        } catch (err) {
+          if (err instanceof ClientMetadataError) return { ok: false, problem: 'client_metadata', detail: err.message };
+          throw err;
+        }
+      }
+      return { ok: false, problem: 'unknown_client', detail: 'client_id is neither a registered client nor an https URL of a client metadata document.' };
+    },
+  };
+}
+export type ClientDirectory = ReturnType<typeof createClientDirectory>;

@@ -1,0 +1,65 @@
+// The producer side of the `mail` queue for the consent page's one-time code:
+// the intake worker sends it through the same SMTP transport as every other
+// e-mail. The address and the code travel sealed.
+import { LIMITS, MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE, type ConsentCodeMailJob, type ConsentLanguage, type RequestTrace } from '@msa/contracts';
+import { createSealedText, type Logger, type RedisClient } from '@msa/service-kit';
+import { throttledLog } from '@msa/service-kit/redis';
+import { Queue } from 'bullmq';
+
+export interface ConsentCodeMail {
+  to: string;
+  code: string;
+  lang: ConsentLanguage;
+  clientName: string;
+  clientHost?: string | undefined;
+  trace: RequestTrace;
+}
+
+export interface ConsentMailer {
+  send(mail: ConsentCodeMail): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ConsentMailerOptions {
+  connection: RedisClient;
+  prefix: string;
+  internalAuthSecret: string;
+  logger: Logger;
+}
+
+export function createConsentMailer({ connection, prefix, internalAuthSecret, logger }: ConsentMailerOptions): ConsentMailer & { queue: Queue } {
+  const seal = createSealedText(internalAuthSecret, MAIL_JOB_SEAL_PURPOSE);
+  const queue = new Queue<ConsentCodeMailJob>(MAIL_QUEUE, {
+    connection,
+    prefix,
+    // An outage fails each add fast instead of waiting for Redis to come back.
+    skipWaitingForReady: true,
+    skipVersionCheck: true,
+    defaultJobOptions: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 1_000 },
+      // The sealed code is of no use after its 10 minutes; nothing is kept longer than needed.
+      removeOnComplete: true,
+      removeOnFail: { age: 3_600 },
+    },
+  });
+  const queueError = throttledLog(logger, 'warn', 'mail queue error');
+  queue.on('error', (err) => queueError({ err }));
+  return {
+    queue,
+    async send(mail) {
+      const job: ConsentCodeMailJob = {
+        kind: 'consent_code',
+        version: 1,
+        sealed: seal.seal(JSON.stringify({ to: mail.to, code: mail.code })),
+        lang: mail.lang,
+        client_name: mail.clientName,
+        ...(mail.clientHost ? { client_host: mail.clientHost } : {}),
+        expires_in_minutes: LIMITS.consentCodeLifetimeSeconds / 60,
+        request_trace: mail.trace,
+      };
+      await queue.add('consent_code', job);
+    },
+    close: () => queue.close(),
+  };
+}

@@ -1,0 +1,266 @@
+// The consent page: a plain HTML page for a person, without JavaScript, in
+// German and English. Its forms are what browsers, password managers and
+// assistive technology understand: `email`, `code` (one-time-code) and `mode`
+// fields with labels, and a `decision` submit button.
+import { LIMITS, SERVICE_FACTS, type ConsentLanguage, type Scope } from '@msa/contracts';
+
+export type Lang = ConsentLanguage;
+
+const TEXT = {
+  de: {
+    htmlLang: 'de',
+    title: 'Zugriff erlauben',
+    switchTo: 'English',
+    asks: (client: string) => `<strong>${client}</strong> möchte in Ihrem Namen die Merch-Shop-API nutzen.`,
+    from: 'Angemeldet über',
+    wants: 'Erbeten wird:',
+    scopes: {
+      'catalog:read': 'Produkte, Farben, Größen und Preise lesen',
+      'shops:read': 'die öffentlichen Merch-Shops lesen',
+      'requests:write': 'Shop-Anfragen für Ihre Organisation stellen',
+      'requests:read': 'den Stand Ihrer Shop-Anfragen lesen',
+    } satisfies Record<Scope, string>,
+    emailStep: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse. Wir senden Ihnen einen 6-stelligen Code.',
+    email: 'E-Mail-Adresse',
+    sendCode: 'Code senden',
+    codeSent: (minutes: number) =>
+      `Wenn diese Adresse E-Mails empfangen kann, ist ein 6-stelliger Code unterwegs. Er gilt ${minutes} Minuten.`,
+    code: 'Code aus der E-Mail',
+    mode: 'Modus',
+    live: 'Live',
+    liveHint: `Echte Shop-Anfragen: Unser Team erhält sie per E-Mail und meldet sich innerhalb von ${SERVICE_FACTS.replyWithinHours} Stunden.`,
+    sandbox: 'Sandbox',
+    sandboxHint: 'Zum Ausprobieren: Anfragen werden gespeichert, aber nie versendet.',
+    sandboxOnly: 'Diese Anmeldung läuft über die Sandbox: Anfragen werden gespeichert, aber nie versendet.',
+    approve: 'Erlauben',
+    deny: 'Ablehnen',
+    otherAddress: 'Andere Adresse oder neuen Code',
+    wrongCode: (left: number) => `Der Code stimmt nicht. Noch ${left} ${left === 1 ? 'Versuch' : 'Versuche'}.`,
+    codeExpired: 'Der Code ist abgelaufen oder wurde zu oft falsch eingegeben. Fordern Sie einen neuen an.',
+    invalidEmail: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+    chooseMode: 'Bitte wählen Sie Live oder Sandbox.',
+    footer: 'Sie können diesen Zugriff jederzeit in Ihrer Anwendung widerrufen. Ohne Ihre Zustimmung erhält die Anwendung nichts.',
+    errorTitle: 'Das hat nicht geklappt',
+    tooMany: 'Zu viele Codes in kurzer Zeit. Bitte warten Sie etwas und versuchen Sie es dann erneut.',
+    retryAfter: (minutes: number) => `Versuchen Sie es in etwa ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} wieder.`,
+    back: 'Zurück zur Anwendung und neu beginnen.',
+    problems: {
+      unknown_client: 'Diese Anwendung ist uns nicht bekannt (client_id).',
+      client_metadata: 'Die Beschreibung der Anwendung (Client ID Metadata Document) ist nicht verwendbar.',
+      redirect_uri: 'Die Rücksprungadresse (redirect_uri) ist für diese Anwendung nicht registriert.',
+      expired: 'Diese Seite ist abgelaufen oder wurde schon verwendet.',
+      csrf: 'Das Formular konnte nicht bestätigt werden. Cookies müssen für diese Seite erlaubt sein.',
+    },
+  },
+  en: {
+    htmlLang: 'en',
+    title: 'Allow access',
+    switchTo: 'Deutsch',
+    asks: (client: string) => `<strong>${client}</strong> wants to use the Merch-Shop API on your behalf.`,
+    from: 'Signed in through',
+    wants: 'It asks to:',
+    scopes: {
+      'catalog:read': 'read products, colours, sizes and prices',
+      'shops:read': 'read the public merch shops',
+      'requests:write': 'submit shop requests for your organization',
+      'requests:read': 'read the status of your shop requests',
+    } satisfies Record<Scope, string>,
+    emailStep: 'First confirm your e-mail address. We will send you a 6-digit code.',
+    email: 'E-mail address',
+    sendCode: 'Send code',
+    codeSent: (minutes: number) => `If this address can receive e-mail, a 6-digit code is on its way. It is valid for ${minutes} minutes.`,
+    code: 'Code from the e-mail',
+    mode: 'Mode',
+    live: 'Live',
+    liveHint: `Real shop requests: our team receives them by e-mail and answers within ${SERVICE_FACTS.replyWithinHours} hours.`,
+    sandbox: 'Sandbox',
+    sandboxHint: 'For trying things out: requests are stored, never sent.',
+    sandboxOnly: 'This sign-in is on the sandbox: requests are stored, never sent.',
+    approve: 'Allow',
+    deny: 'Deny',
+    otherAddress: 'Another address or a new code',
+    wrongCode: (left: number) => `The code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+    codeExpired: 'The code has expired or was entered wrongly too often. Ask for a new one.',
+    invalidEmail: 'Please enter a valid e-mail address.',
+    chooseMode: 'Please choose live or sandbox.',
+    footer: 'You can revoke this access in your app at any time. Without your approval the app gets nothing.',
+    errorTitle: 'That did not work',
+    tooMany: 'Too many codes in a short time. Please wait a little and try again.',
+    retryAfter: (minutes: number) => `Try again in about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    back: 'Go back to your app and start again.',
+    problems: {
+      unknown_client: 'This app is not known here (client_id).',
+      client_metadata: 'The description of the app (Client ID Metadata Document) cannot be used.',
+      redirect_uri: 'The return address (redirect_uri) is not registered for this app.',
+      expired: 'This page has expired or was already used.',
+      csrf: 'The form could not be verified. Cookies must be allowed for this page.',
+    },
+  },
+} as const;
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** `Accept-Language`'s first German or English range; German otherwise, as the customers are in Germany and Austria. */
+export function languageOf(query: unknown, acceptLanguage: string | undefined): Lang {
+  if (query === 'de' || query === 'en') return query;
+  const ranges = (acceptLanguage ?? '')
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => /^q=([\d.]+)$/.exec(p.trim())?.[1]).find(Boolean);
+      return { tag, q: q === undefined ? 1 : Number(q) };
+    })
+    .filter((r) => r.q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of ranges) {
+    if (tag.startsWith('de')) return 'de';
+    if (tag.startsWith('en')) return 'en';
+  }
+  return 'de';
+}
+
+const CSS = `
+:root { color-scheme: light dark; --fg: #1d2430; --muted: #5b6472; --bg: #ffffff; --panel: #f4f6f9; --line: #dde2ea; --accent: #0b6bcb; --bad: #b42318; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6e9ef; --muted: #a3acba; --bg: #12161c; --panel: #1b2129; --line: #2c3440; --accent: #6cb2ff; --bad: #ff8a80; } }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+main { max-width: 34rem; margin: 0 auto; padding: 2rem 1rem 3rem; }
+.card { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 1.25rem; }
+h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+p { margin: 0 0 1rem; overflow-wrap: anywhere; }
+ul { margin: 0 0 1rem; padding-left: 1.25rem; }
+.muted { color: var(--muted); font-size: 0.9rem; }
+.lang { text-align: right; margin: 0 0 0.5rem; font-size: 0.9rem; }
+a { color: var(--accent); }
+label { display: block; font-weight: 600; margin: 0 0 0.3rem; }
+input[type=email], input[type=text] { width: 100%; font: inherit; padding: 0.6rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
+input[name=code] { letter-spacing: 0.3em; font-variant-numeric: tabular-nums; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 1rem 0; padding: 0.5rem 0.9rem 0.8rem; }
+legend { font-weight: 600; padding: 0 0.3rem; }
+.choice { display: flex; gap: 0.6rem; align-items: flex-start; margin-top: 0.5rem; }
+.choice input { margin-top: 0.35rem; }
+.choice label { margin: 0; }
+.choice span { display: block; font-weight: 400; color: var(--muted); font-size: 0.9rem; }
+.actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1.25rem; }
+button { font: inherit; padding: 0.6rem 1.2rem; border-radius: 6px; border: 1px solid var(--line); background: var(--bg); color: var(--fg); cursor: pointer; }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+.field { margin-top: 1rem; }
+.error { color: var(--bad); font-weight: 600; }
+.link { background: none; border: 0; padding: 0; color: var(--accent); text-decoration: underline; font-size: 0.9rem; }
+`;
+
+function layout(lang: Lang, title: string, body: string, switchHref?: string): string {
+  const t = TEXT[lang];
+  const switcher = switchHref ? `<p class="lang"><a href="${escapeHtml(switchHref)}" hreflang="${lang === 'de' ? 'en' : 'de'}">${t.switchTo}</a></p>` : '';
+  return `<!doctype html>
+<html lang="${t.htmlLang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)} · Merch-Shop API</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+${switcher}<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+export interface ConsentView {
+  lang: Lang;
+  /** The form's target and the language switch's link. */
+  action: string;
+  switchHref: string;
+  csrf: string;
+  clientName: string;
+  clientHost?: string | undefined;
+  scopes: Scope[];
+  sandboxOnly: boolean;
+  step: 'email' | 'code';
+  email?: string | undefined;
+  /** A problem with what was just sent. */
+  error?: 'wrong_code' | 'code_expired' | 'invalid_email' | 'choose_mode' | undefined;
+  attemptsLeft?: number;
+}
+
+function errorLine(view: ConsentView): string {
+  const t = TEXT[view.lang];
+  const message =
+    view.error === 'wrong_code'
+      ? t.wrongCode(view.attemptsLeft ?? 0)
+      : view.error === 'code_expired'
+        ? t.codeExpired
+        : view.error === 'invalid_email'
+          ? t.invalidEmail
+          : view.error === 'choose_mode'
+            ? t.chooseMode
+            : '';
+  return message ? `<p class="error" role="alert" id="form-error">${escapeHtml(message)}</p>` : '';
+}
+
+export function renderConsentPage(view: ConsentView): string {
+  const t = TEXT[view.lang];
+  const who = `<p>${t.asks(escapeHtml(view.clientName))}</p>${view.clientHost ? `<p class="muted">${t.from} <strong>${escapeHtml(view.clientHost)}</strong></p>` : ''}`;
+  const what = `<p>${t.wants}</p><ul>${view.scopes.map((s) => `<li>${escapeHtml(t.scopes[s])}</li>`).join('')}</ul>`;
+  const hidden = `<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}"><input type="hidden" name="lang" value="${view.lang}">`;
+  const describedBy = view.error ? ' aria-describedby="form-error" aria-invalid="true"' : '';
+  let form: string;
+  if (view.step === 'email') {
+    form = `<form method="post" action="${escapeHtml(view.action)}">
+${hidden}
+<p>${t.emailStep}</p>
+${errorLine(view)}
+<label for="email">${t.email}</label>
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${escapeHtml(view.email ?? '')}"${describedBy}>
+<div class="actions">
+<button class="primary" type="submit" name="decision" value="send_code">${t.sendCode}</button>
+<button type="submit" name="decision" value="deny" formnovalidate>${t.deny}</button>
+</div>
+</form>`;
+  } else {
+    const modes = view.sandboxOnly
+      ? `<p class="muted">${t.sandboxOnly}</p><input type="hidden" name="mode" value="sandbox">`
+      : `<fieldset>
+<legend>${t.mode}</legend>
+<div class="choice"><input type="radio" id="mode-live" name="mode" value="live" required><label for="mode-live">${t.live}<span>${t.liveHint}</span></label></div>
+<div class="choice"><input type="radio" id="mode-sandbox" name="mode" value="sandbox"><label for="mode-sandbox">${t.sandbox}<span>${t.sandboxHint}</span></label></div>
+</fieldset>`;
+    form = `<form method="post" action="${escapeHtml(view.action)}">
+${hidden}
+<p>${escapeHtml(t.codeSent(LIMITS.consentCodeLifetimeSeconds / 60))}</p>
+<p class="muted">${escapeHtml(view.email ?? '')}</p>
+${errorLine(view)}
+<label for="code">${t.code}</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required${describedBy}>
+${modes}
+<div class="actions">
+<button class="primary" type="submit" name="decision" value="approve">${t.approve}</button>
+<button type="submit" name="decision" value="deny" formnovalidate>${t.deny}</button>
+</div>
+<p class="field"><button class="link" type="submit" name="decision" value="restart" formnovalidate>${t.otherAddress}</button></p>
+</form>`;
+  }
+  return layout(view.lang, t.title, `<div class="card">${who}${what}${form}</div><p class="muted">${t.footer}</p>`, view.switchHref);
+}
+
+export type PageProblem = keyof (typeof TEXT)['en']['problems'];
+
+/** A page that ends the flow: an unknown client, a redirect URI that is not registered, an expired page. `detail` is the technical reason, in English. */
+export function renderErrorPage(lang: Lang, problem: PageProblem, detail?: string): string {
+  const t = TEXT[lang];
+  const technical = detail ? `<p class="muted">${escapeHtml(detail)}</p>` : '';
+  return layout(lang, t.errorTitle, `<div class="card"><p class="error">${escapeHtml(t.problems[problem])}</p>${technical}<p>${t.back}</p></div>`);
+}
+
+export function renderTooManyPage(lang: Lang, retryAfterSeconds: number, switchHref?: string): string {
+  const t = TEXT[lang];
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return layout(lang, t.errorTitle, `<div class="card"><p class="error">${t.tooMany}</p><p>${t.retryAfter(minutes)}</p></div>`, switchHref);
+}

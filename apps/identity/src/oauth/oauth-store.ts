@@ -1,0 +1,204 @@
+// What the authorization code grant keeps in Redis, each record under one
+// hash tag so every multi-key step stays in one slot on a Cluster:
+// - public clients registered through RFC 7591, expiring when unused;
+// - consent interactions (the page between /oauth/authorize and the redirect);
+// - authorization codes, by the digest of the code;
+// - grants: one per approval, holding the digest of the current refresh token
+//   and the digests of the used ones, so a reused token revokes the family.
+// No code, token or one-time code is kept in clear: only SHA-256 digests.
+import { createHash } from 'node:crypto';
+import { LIMITS, Mode, Scope } from '@msa/contracts';
+import type { RedisClient } from '@msa/service-kit';
+import { z } from 'zod';
+
+const DAY = 86_400;
+
+export function digest(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+export const PublicClient = z.object({
+  client_id: z.string(),
+  client_name: z.string(),
+  redirect_uris: z.array(z.string()),
+  scopes: z.array(Scope),
+  created_at: z.string(),
+});
+export type PublicClient = z.infer<typeof PublicClient>;
+
+/** What the authorization request asked for, kept from /oauth/authorize to the code. */
+export const AuthorizationRequest = z.object({
+  client_id: z.string(),
+  client_name: z.string(),
+  /** The metadata document's host; absent for a registered client. */
+  client_host: z.string().optional(),
+  redirect_uri: z.string(),
+  /** Whether the authorization request named it; then the token request must name it too (OAuth 2.1 §4.1.3). */
+  redirect_uri_sent: z.boolean().default(true),
+  state: z.string().optional(),
+  code_challenge: z.string(),
+  scopes: z.array(Scope),
+  resource: z.string(),
+  /** Started on the sandbox path: only sandbox can be chosen, and the issuer is the sandbox's. */
+  sandbox: z.boolean(),
+});
+export type AuthorizationRequest = z.infer<typeof AuthorizationRequest>;
+
+export const Interaction = z.object({
+  request: AuthorizationRequest,
+  /** Digest of the browser cookie that started it: only that browser may answer. */
+  browser: z.string(),
+  csrf: z.string(),
+  step: z.enum(['email', 'code']),
+  email: z.string().optional(),
+  code_digest: z.string().optional(),
+  code_expires_at: z.number().optional(),
+  attempts: z.number().int().default(0),
+});
+export type Interaction = z.infer<typeof Interaction>;
+
+/** Who approved, in which mode: the principal of every token of the grant. */
+export const Approval = z.object({
+  email: z.string(),
+  mode: Mode,
+});
+export type Approval = z.infer<typeof Approval>;
+
+export const AuthorizationCode = z.object({
+  request: AuthorizationRequest,
+  approval: Approval,
+  grant_id: z.string(),
+});
+export type AuthorizationCode = z.infer<typeof AuthorizationCode>;
+
+export const Grant = z.object({
+  grant_id: z.string(),
+  client_id: z.string(),
+  client_name: z.string(),
+  scopes: z.array(Scope),
+  resource: z.string(),
+  sandbox: z.boolean(),
+  approval: Approval,
+  created_at: z.string(),
+});
+export type Grant = z.infer<typeof Grant>;
+
+export type RefreshOutcome = 'rotated' | 'reused' | 'unknown' | 'revoked';
+
+// One script, one slot: compares the presented refresh digest with the
+// grant's current one and either rotates it or, for a used one, revokes the
+// grant. Returns the outcome.
+const ROTATE_REFRESH = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return 'unknown' end
+if status ~= 'active' then return 'revoked' end
+if redis.call('HGET', KEYS[1], 'refresh') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'refresh', ARGV[2])
+  redis.call('SADD', KEYS[2], ARGV[1])
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+  return 'rotated'
+end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'status', 'revoked')
+  return 'reused'
+end
+return 'unknown'
+`;
+
+export function createOAuthStore(redis: RedisClient, prefix: string) {
+  const clientKey = (id: string) => `${prefix}oauth-client:{${id}}`;
+  const interactionKey = (id: string) => `${prefix}consent:{${id}}`;
+  const triesKey = (id: string) => `${prefix}consent:{${id}}:tries`;
+  const codeKey = (codeDigest: string) => `${prefix}oauth-code:{${codeDigest}}`;
+  const grantKey = (id: string) => `${prefix}grant:{${id}}`;
+  const usedKey = (id: string) => `${prefix}grant:{${id}}:used`;
+  const clientTtl = LIMITS.publicClientIdleDays * DAY;
+  const grantTtl = LIMITS.refreshTokenIdleDays * DAY;
+
+  async function readJson<T>(key: string, schema: z.ZodType<T>): Promise<T | null> {
+    const raw = await redis.get(key);
+    if (raw === null) return null;
+    const parsed = schema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  }
+
+  return {
+    async saveClient(client: PublicClient): Promise<void> {
+      await redis.set(clientKey(client.client_id), JSON.stringify(client), 'EX', clientTtl);
+    },
+    /** The client, its idle expiry pushed back by this use. */
+    async findClient(clientId: string): Promise<PublicClient | null> {
+      const client = await readJson(clientKey(clientId), PublicClient);
+      if (client) await redis.expire(clientKey(clientId), clientTtl);
+      return client;
+    },
+
+    async saveInteraction(id: string, interaction: Interaction): Promise<void> {
+      await redis.set(interactionKey(id), JSON.stringify(interaction), 'EX', LIMITS.consentInteractionSeconds);
+    },
+    findInteraction: (id: string) => readJson(interactionKey(id), Interaction),
+    /** Updates the interaction, keeping its expiry. */
+    async updateInteraction(id: string, interaction: Interaction): Promise<void> {
+      await redis.set(interactionKey(id), JSON.stringify(interaction), 'KEEPTTL', 'XX');
+    },
+    /** Ends the interaction; true for the one caller that ended it, so an approval happens once. */
+    async claimInteraction(id: string): Promise<boolean> {
+      const [removed] = await Promise.all([redis.del(interactionKey(id)), redis.del(triesKey(id))]);
+      return removed === 1;
+    },
+    /** Counts one try of the e-mailed code and returns the count so far. */
+    async countTry(id: string): Promise<number> {
+      const [[, count]] = (await redis.multi().incr(triesKey(id)).expire(triesKey(id), LIMITS.consentInteractionSeconds).exec()) as [[unknown, number]];
+      return count;
+    },
+    async resetTries(id: string): Promise<void> {
+      await redis.del(triesKey(id));
+    },
+
+    async saveCode(code: string, record: AuthorizationCode): Promise<void> {
+      const key = codeKey(digest(code));
+      await redis.multi().hset(key, { record: JSON.stringify(record), uses: '0' }).expire(key, LIMITS.authorizationCodeLifetimeSeconds).exec();
+    },
+    /**
+     * Counts a use of the code. The first use gets the record; a later one gets
+     * `reused` with the grant its first use made, to revoke.
+     */
+    async useCode(code: string): Promise<{ kind: 'first'; record: AuthorizationCode } | { kind: 'reused'; grantId: string } | { kind: 'unknown' }> {
+      const key = codeKey(digest(code));
+      const uses = await redis.hincrby(key, 'uses', 1);
+      const raw = await redis.hget(key, 'record');
+      if (raw === null) {
+        // A code that never existed: the increment made an empty hash, remove it.
+        await redis.del(key);
+        return { kind: 'unknown' };
+      }
+      const record = AuthorizationCode.parse(JSON.parse(raw));
+      return uses === 1 ? { kind: 'first', record } : { kind: 'reused', grantId: record.grant_id };
+    },
+
+    async createGrant(grant: Grant, refreshDigest: string): Promise<void> {
+      await redis
+        .multi()
+        .hset(grantKey(grant.grant_id), { grant: JSON.stringify(grant), status: 'active', refresh: refreshDigest })
+        .expire(grantKey(grant.grant_id), grantTtl)
+        .exec();
+    },
+    async findGrant(grantId: string): Promise<{ grant: Grant; active: boolean } | null> {
+      const [raw, status] = await redis.hmget(grantKey(grantId), 'grant', 'status');
+      if (!raw) return null;
+      return { grant: Grant.parse(JSON.parse(raw)), active: status === 'active' };
+    },
+    async grantActive(grantId: string): Promise<boolean> {
+      return (await redis.hget(grantKey(grantId), 'status')) === 'active';
+    },
+    async revokeGrant(grantId: string): Promise<void> {
+      // XX-like: only a grant that exists is marked, so a guess creates nothing.
+      if (await redis.exists(grantKey(grantId))) await redis.hset(grantKey(grantId), 'status', 'revoked');
+    },
+    async rotateRefresh(grantId: string, presentedDigest: string, nextDigest: string): Promise<RefreshOutcome> {
+      return (await redis.eval(ROTATE_REFRESH, 2, grantKey(grantId), usedKey(grantId), presentedDigest, nextDigest, String(grantTtl))) as RefreshOutcome;
+    },
+  };
+}
+export type OAuthStore = ReturnType<typeof createOAuthStore>;
