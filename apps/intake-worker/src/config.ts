@@ -21,7 +21,8 @@ export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
   .extend({
     WORKER_PORT: z.coerce.number().int().min(0).max(65_535).default(8086).describe('Port of the admin server: health, metrics, queue UI (0 = any free port)'),
     QUEUE_PREFIX: QueuePrefix,
-    INTAKE_CONCURRENCY: positiveInt(10).describe('Jobs one process works on at the same time'),
+    INTAKE_CONCURRENCY: positiveInt(10).describe('Shop requests (intake jobs) one process works on at the same time'),
+    MAIL_CONCURRENCY: positiveInt(2).describe('Jobs of the mail queue (consent code e-mails) one process works on at the same time'),
     INTAKE_LOCK_DURATION_MS: positiveInt(30_000).describe(
       'BullMQ lock of an active job; a job whose worker died is taken up again after this long',
     ),
@@ -40,7 +41,7 @@ export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
       .string()
       .regex(MAILBOX, 'must be an address or "Name <address>"')
       .default(DEV_MAIL_FROM)
-      .describe('Sender of both e-mails ("Name <address>"); its domain names the Message-IDs'),
+      .describe('Sender of every e-mail ("Name <address>"); its domain names the Message-IDs'),
     OPERATOR_EMAIL: z.email().default(DEV_OPERATOR_EMAIL).describe('Address of the operator team'),
     LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: z
       .stringbool()

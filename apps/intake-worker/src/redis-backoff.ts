@@ -3,15 +3,16 @@
  * again at once after an error that is not a lost connection (MOVED from the
  * wrong node, CLUSTERDOWN, NOAUTH, OOM): tens of thousands of rejected
  * commands a second, and a worker that still calls itself ready. Here the
- * first such error pauses the worker, and a check runs after a delay that
- * doubles up to a cap; the worker resumes when a check passes.
+ * first such error of any of the process's workers (intake and mail share
+ * one Redis) pauses them all, and a check runs after a delay that doubles up
+ * to a cap; they resume when a check passes.
  */
 import { isRedisUnavailable, type Logger } from '@msa/service-kit';
 import type { Worker } from 'bullmq';
 import { ReplyError } from 'ioredis';
 
 export interface RedisBackoffOptions {
-  worker: Worker;
+  workers: Worker[];
   /** Resolves when Redis serves the queue again; rejects with the reason otherwise. */
   check: () => Promise<unknown>;
   logger: Logger;
@@ -41,7 +42,7 @@ export function isRedisFailure(err: unknown): boolean {
 }
 
 export function createRedisBackoff(opts: RedisBackoffOptions): RedisBackoff {
-  const { worker, logger } = opts;
+  const { workers, logger } = opts;
   let failure: Error | null = null;
   let failedChecks = 0;
   let pausedAt = 0;
@@ -70,19 +71,22 @@ export function createRedisBackoff(opts: RedisBackoffOptions): RedisBackoff {
     logger.info({ pausedMs: Date.now() - pausedAt, failedChecks }, 'Redis works again; the intake worker resumed');
     failure = null;
     failedChecks = 0;
-    await worker.resume();
+    await Promise.all(workers.map((worker) => worker.resume()));
   }
 
-  worker.on('error', (err) => {
+  const onError = (err: Error) => {
     if (failure || stopped || !isRedisFailure(err)) return;
     failure = err;
     pausedAt = Date.now();
     // Without waiting for running jobs: they finish or fail on their own,
     // and waiting could take as long as Redis stays broken.
-    worker.pause(true).catch((pauseErr: unknown) => logger.warn({ err: pauseErr }, 'intake worker did not pause'));
+    for (const worker of workers) {
+      worker.pause(true).catch((pauseErr: unknown) => logger.warn({ err: pauseErr, queue: worker.name }, 'worker did not pause'));
+    }
     const retryInMs = scheduleCheck();
     logger.error({ err, retryInMs }, 'Redis fails; the intake worker paused until it works again');
-  });
+  };
+  for (const worker of workers) worker.on('error', onError);
 
   return {
     get failure() {

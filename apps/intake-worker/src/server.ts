@@ -1,8 +1,9 @@
-import { INTAKE_QUEUE } from '@msa/contracts';
+import { INTAKE_QUEUE, MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE } from '@msa/contracts';
 import {
   closeServer,
   createLogger,
   createMetrics,
+  createSealedText,
   redisTopologyOf,
   listen,
   type Logger,
@@ -17,8 +18,10 @@ import { ADMIN_UI_PATH, createApp, type AppDeps } from './app.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
 import type { IntakeDeps, IntakeOutcome } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
+import type { MailJobDeps, MailJobOutcome } from './mail-jobs/run-mail-job.js';
 import type { Mailer, MailerOptions } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
+import { createMailWorker } from './mail-worker.js';
 import { backoffDelay, createRedisBackoff } from './redis-backoff.js';
 import { createIntakeStore } from './store/intake-store.js';
 import { createIntakeWorker } from './worker.js';
@@ -32,6 +35,9 @@ export interface ServiceDeps {
 export interface RunningIntakeWorker extends RunningService {
   worker: Worker;
   queue: Queue;
+  /** The worker and queue of `mail` (consent codes). */
+  mailWorker: Worker;
+  mailQueue: Queue;
 }
 
 /** Longest /readyz waits for Redis; a worker connection would otherwise wait out the outage. */
@@ -62,6 +68,15 @@ function lazyRunIntake(deps: IntakeDeps): (job: Job) => Promise<IntakeOutcome> {
   };
 }
 
+/** The mail job processor, loaded with the first job like the intake steps. */
+function lazyRunMailJob(deps: MailJobDeps): (job: Job) => Promise<MailJobOutcome> {
+  let run: Promise<typeof import('./mail-jobs/run-mail-job.js')> | undefined;
+  return async (job) => {
+    run ??= import('./mail-jobs/run-mail-job.js');
+    return (await run).runMailJob(deps, job);
+  };
+}
+
 /**
  * The mailer, built on the first e-mail rather than at start: nodemailer is
  * about 1.7 MB of a waiting worker's heap, and its SMTP pool connects on the
@@ -70,9 +85,9 @@ function lazyRunIntake(deps: IntakeDeps): (job: Job) => Promise<IntakeOutcome> {
 function lazyMailer(options: MailerOptions): Mailer {
   let mailer: Promise<Mailer> | undefined;
   return {
-    async send(kind, requestId, message) {
+    async send(kind, id, message) {
       mailer ??= import('./mail/mailer.js').then((m) => m.createMailer(options));
-      await (await mailer).send(kind, requestId, message);
+      await (await mailer).send(kind, id, message);
     },
     close() {
       void mailer?.then((m) => m.close());
@@ -86,8 +101,9 @@ export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
 }
 
 /**
- * Starts the worker on the `intake` queue and the admin server on WORKER_PORT
- * (0 = a free port, for tests). `close()` lets running jobs finish first.
+ * Starts the workers on the `intake` and `mail` queues and the admin server
+ * on WORKER_PORT (0 = a free port, for tests). `close()` lets running jobs
+ * finish first.
  */
 export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps = {}): Promise<RunningIntakeWorker> {
   const logger = deps.logger ?? createLogger({ service: 'intake-worker', level: config.LOG_LEVEL });
@@ -100,6 +116,10 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   const queueError = throttledLog(logger, 'error', 'intake queue error');
   queue.on('error', (err) => queueError({ err }));
+  // Same prefix as the intake queue: on a Cluster both stay in its hash slot.
+  const mailQueue = new Queue(MAIL_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
+  const mailQueueError = throttledLog(logger, 'error', 'mail queue error');
+  mailQueue.on('error', (err) => mailQueueError({ err }));
   const mailer =
     deps.mailer ??
     lazyMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
@@ -110,6 +130,11 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     failed: metrics.counter('intake_jobs_failed_total', 'Intake jobs that failed for good (attempts exhausted or invalid payload)'),
     retried: metrics.counter('intake_jobs_retried_total', 'Intake attempts that failed and will be retried'),
   };
+  const mailCounters = {
+    completed: metrics.counter('mail_jobs_completed_total', 'Mail queue e-mails sent (consent codes)'),
+    failed: metrics.counter('mail_jobs_failed_total', 'Mail jobs that failed for good (attempts exhausted, invalid payload, a seal that does not open, an expired code)'),
+    retried: metrics.counter('mail_jobs_retried_total', 'Mail attempts that failed and will be retried'),
+  };
   const stepDuration = metrics.histogram('intake_step_duration_seconds', 'Duration of one intake step', ['step'], [
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
   ]);
@@ -119,6 +144,15 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     registers: [metrics.registry],
     async collect() {
       const counts = await keepLastWhileRedisFails(() => queue.getJobCounts('waiting', 'delayed'));
+      if (counts) this.set((counts.waiting ?? 0) + (counts.delayed ?? 0));
+    },
+  });
+  new Gauge({
+    name: 'mail_queue_depth',
+    help: 'Mail jobs waiting or delayed (waiting for a retry)',
+    registers: [metrics.registry],
+    async collect() {
+      const counts = await keepLastWhileRedisFails(() => mailQueue.getJobCounts('waiting', 'delayed'));
       if (counts) this.set((counts.waiting ?? 0) + (counts.delayed ?? 0));
     },
   });
@@ -166,6 +200,21 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     process: lazyRunIntake(intakeDeps),
     counters,
   });
+  const mailWorker = createMailWorker({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.MAIL_CONCURRENCY,
+    lockDuration: config.INTAKE_LOCK_DURATION_MS,
+    stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
+    logger,
+    process: lazyRunMailJob({
+      mailer,
+      mail: intakeDeps.mail,
+      sealed: createSealedText(config.INTERNAL_AUTH_SECRET, MAIL_JOB_SEAL_PURPOSE),
+      logger,
+    }),
+    counters: mailCounters,
+  });
   // PING alone is not enough: a node that is not the queue's (MOVED) or serves
   // no slot (CLUSTERDOWN) answers PING and refuses every queue command.
   const redisWorks = async () => {
@@ -173,7 +222,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     await queue.getJobCounts('waiting');
   };
   const redisBackoff = createRedisBackoff({
-    worker,
+    workers: [worker, mailWorker],
     check: () => withTimeout(redisWorks(), READY_TIMEOUT_MS),
     logger,
     firstDelayMs: backoff.first,
@@ -199,12 +248,20 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     listening = await listen(app, config.WORKER_PORT, { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL });
   } catch (err) {
     redisBackoff.stop();
-    await shutdown(worker, queue, mailer, redis);
+    await shutdown([worker, mailWorker], [queue, mailQueue], mailer, redis);
     throw err;
   }
   const { server, port, url } = listening;
   logger.info(
-    { port, queue: INTAKE_QUEUE, prefix: config.QUEUE_PREFIX, concurrency: config.INTAKE_CONCURRENCY, smtp: Boolean(config.SMTP_URL) },
+    {
+      port,
+      queue: INTAKE_QUEUE,
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.INTAKE_CONCURRENCY,
+      mailQueue: MAIL_QUEUE,
+      mailConcurrency: config.MAIL_CONCURRENCY,
+      smtp: Boolean(config.SMTP_URL),
+    },
     'intake worker started',
   );
 
@@ -213,19 +270,21 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     port,
     worker,
     queue,
+    mailWorker,
+    mailQueue,
     async close() {
       redisBackoff.stop();
       // Running jobs finish first; the admin server answers health checks meanwhile.
-      await worker.close();
+      await Promise.all([worker.close(), mailWorker.close()]);
       await closeServer(server);
-      await shutdown(worker, queue, mailer, redis);
+      await shutdown([worker, mailWorker], [queue, mailQueue], mailer, redis);
     },
   };
 }
 
-async function shutdown(worker: Worker, queue: Queue, mailer: Mailer, redis: RedisClient): Promise<void> {
-  await worker.close();
-  await queue.close();
+async function shutdown(workers: Worker[], queues: Queue[], mailer: Mailer, redis: RedisClient): Promise<void> {
+  await Promise.all(workers.map((worker) => worker.close()));
+  await Promise.all(queues.map((queue) => queue.close()));
   mailer.close();
   // BullMQ leaves a connection it was given open.
   await redis.quit().catch(() => redis.disconnect());

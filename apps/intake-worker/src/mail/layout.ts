@@ -51,10 +51,10 @@ const STYLE =
   'table{border-collapse:collapse}td{vertical-align:top;padding:3px 6px}td.l{color:#555}' +
   'td.d1{padding-left:22px}';
 
-export function renderHtml(title: string, intro: string[], sections: Section[], outro: string[] = []): string {
+export function renderHtml(title: string, intro: string[], sections: Section[], outro: string[] = [], lang: 'de' | 'en' = 'de'): string {
   const text = (value: string) => escapeHtml(value).replace(/\r\n?|\n/g, '<br>');
   const parts = [
-    `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>`,
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>`,
     ...intro.map((p) => `<p>${text(p)}</p>`),
   ];
   for (const section of sections) {

@@ -8,12 +8,13 @@ export interface MailSettings {
   domain: string;
 }
 
-export type MailKind = 'operator' | 'confirmation';
+/** The shop request's two e-mails, and the consent page's one-time code from the `mail` queue. */
+export type MailKind = 'operator' | 'confirmation' | 'consent-code';
 
 /**
- * Derived from the shop request id alone, so a second send of the same
- * e-mail (the at-least-once window, see README) carries the same Message-ID
- * and mail clients and the operator can recognise it as a duplicate.
+ * Derived from the shop request id (or the mail job) alone, so a second send
+ * of the same e-mail (the at-least-once window, see README) carries the same
+ * Message-ID and mail clients and the operator can recognise it as a duplicate.
  */
 export function messageIdFor(requestId: string, kind: MailKind, settings: Pick<MailSettings, 'domain'>): string {
   return `<${requestId}.${kind}@${settings.domain}>`;

@@ -10,7 +10,8 @@ import type { MailKind } from './mail-settings.js';
 import { base64Lines, joinWithLastNewline, writeMail } from './mime-writer.js';
 
 export interface Mailer {
-  send(kind: MailKind, requestId: string, message: SendMailOptions): Promise<void>;
+  /** `id`: the shop request id, or `mail-<job id>` for a job of the mail queue; it names the outbox file. */
+  send(kind: MailKind, id: string, message: SendMailOptions): Promise<void>;
   close(): void;
 }
 
@@ -146,16 +147,16 @@ function sendComposed(pool: Transport, mail: ComposedMail): Promise<void> {
 
 function createOutboxMailer(dir: string, logger: Logger): Mailer {
   return {
-    async send(kind, requestId, message) {
+    async send(kind, id, message) {
       const { raw } = await composeMail(message);
       await mkdir(dir, { recursive: true });
-      // One file per request and kind, written whole and then renamed: a
-      // second send replaces the first instead of adding a duplicate.
-      const file = path.join(dir, `${requestId}-${kind}.eml`);
+      // One file per request (or mail job) and kind, written whole and then
+      // renamed: a second send replaces the first instead of adding a duplicate.
+      const file = path.join(dir, `${id}-${kind}.eml`);
       const partial = `${file}.${process.pid}.partial`;
       await writeFile(partial, raw);
       await rename(partial, file);
-      logger.info({ file, kind, shopRequestId: requestId }, 'e-mail written to the outbox');
+      logger.info({ file, kind, ...(kind === 'consent-code' ? { mailId: id } : { shopRequestId: id }) }, 'e-mail written to the outbox');
     },
     close() {},
   };

@@ -2,6 +2,8 @@ import type { SendMailOptions } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { describe, expect, it } from 'vitest';
 import { buildIntakeJob } from '../../test/support/build-job.js';
+import { buildConsentCodeJob } from '../../test/support/build-mail-job.js';
+import { buildConsentCodeMail } from './consent-code-mail.js';
 import { buildContactMail } from './contact-mail.js';
 import { writeMimeTree } from './mailer.js';
 import { writeMail } from './mime-writer.js';
@@ -34,6 +36,14 @@ describe('writeMail', () => {
       () => buildContactMail(buildIntakeJob({ organization: { contact_name: 'Müller, Hans (Vorstand) <x@y>' }, body: { shop_name: longName.slice(0, 80) } }), settings),
     ],
     ['the confirmation without trace headers', () => buildContactMail(buildIntakeJob({ trace: {} }), settings)],
+    ...(['de', 'en'] as const).map((lang): [string, () => SendMailOptions] => [
+      `the consent code e-mail in ${lang}`,
+      () =>
+        buildConsentCodeMail(buildConsentCodeJob({ lang }), { to: 'erika.mustermann@example.org', code: '482915' }, settings, {
+          validMinutes: 10,
+          messageId: '<mail-1-2.consent-code@shop.example>',
+        }),
+    ]),
     [
       'the confirmation from a bare address to an internationalised domain',
       () => ({

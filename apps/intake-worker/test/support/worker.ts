@@ -81,12 +81,12 @@ export interface TestQueue {
   close(): Promise<void>;
 }
 
-/** A producer on the same queue, as the requests service would add jobs. */
-export async function queueFor(testRedis: TestRedis, prefix: string): Promise<TestQueue> {
+/** A producer on the same queue, as the requests service (or, for `mail`, identity) would add jobs. */
+export async function queueFor(testRedis: TestRedis, prefix: string, name: string = INTAKE_QUEUE): Promise<TestQueue> {
   const connection = new Redis(testRedis.url, { maxRetriesPerRequest: null });
   // Commands fail loudly on their own; tests that stop Redis expect the connection events.
   connection.on('error', () => undefined);
-  const queue = new Queue(INTAKE_QUEUE, { connection, prefix });
+  const queue = new Queue(name, { connection, prefix });
   queue.on('error', () => undefined);
   return {
     queue,

@@ -1,0 +1,115 @@
+/*
+ * The consent page's one-time code, e-mailed to the address a person typed
+ * there, in the page's language (German addressed formally, "Sie", or
+ * English): the code in the subject and at the top, who asks for access,
+ * how long the code is valid, and that ignoring the e-mail changes nothing.
+ *
+ * The client's name and host come from the client (its metadata document or
+ * its registration), so they are data: one line, clipped, escaped in HTML,
+ * and never in the subject.
+ */
+import type { ConsentCodeMailJob, ConsentCodeSecret, ConsentLanguage } from '@msa/contracts';
+import type { SendMailOptions } from 'nodemailer';
+import { oneLine, renderHtml, renderText, type Section } from './layout.js';
+import { traceHeaders, type MailSettings } from './mail-settings.js';
+
+/** Longer client names are cut: the e-mail names the client, it does not carry its prose. */
+const CLIENT_NAME_MAX = 80;
+
+interface Wording {
+  subject(code: string): string;
+  greeting: string;
+  code(code: string): string;
+  asks(client: string): string;
+  section: string;
+  client: string;
+  host: string;
+  valid: string;
+  minutes(n: number): string;
+  ignore: string;
+  keep: string;
+  closing: string;
+}
+
+const WORDING: Record<ConsentLanguage, Wording> = {
+  de: {
+    subject: (code) => `Ihr Bestätigungscode: ${code}`,
+    greeting: 'Guten Tag,',
+    code: (code) => `Ihr Bestätigungscode lautet: ${code}`,
+    asks: (client) =>
+      `Die Anwendung ${client} möchte in Ihrem Namen auf die Merch-Shop-API zugreifen, zum Beispiel um Shop-Anfragen für Sie zu stellen. ` +
+      'Mit diesem Code bestätigen Sie auf der Zustimmungsseite Ihre E-Mail-Adresse.',
+    section: 'Zugriffsanfrage',
+    client: 'Anwendung',
+    host: 'Domain',
+    valid: 'Code gültig',
+    minutes: (n) => `${n} ${n === 1 ? 'Minute' : 'Minuten'}`,
+    ignore: 'Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren: Ohne den Code erhält niemand Zugriff, und es passiert nichts.',
+    keep: 'Geben Sie den Code nur auf der Zustimmungsseite ein und an niemanden weiter.',
+    closing: 'Mit freundlichen Grüßen\nIhr Merch-Shop-Team',
+  },
+  en: {
+    subject: (code) => `Your confirmation code: ${code}`,
+    greeting: 'Hello,',
+    code: (code) => `Your confirmation code is: ${code}`,
+    asks: (client) =>
+      `The application ${client} asks for access to the Merch-Shop API on your behalf, for example to submit shop requests for you. ` +
+      'Enter this code on the consent page to confirm your e-mail address.',
+    section: 'Access request',
+    client: 'Application',
+    host: 'Domain',
+    valid: 'Code valid for',
+    minutes: (n) => `${n} ${n === 1 ? 'minute' : 'minutes'}`,
+    ignore: 'If you did not ask for this, you can ignore this e-mail: without the code nobody gets access, and nothing happens.',
+    keep: 'Enter the code only on the consent page and never give it to anyone.',
+    closing: 'Kind regards\nYour Merch-Shop team',
+  },
+};
+
+export interface ConsentCodeMailOptions {
+  /** Whole minutes the code is still valid when the e-mail is written. */
+  validMinutes: number;
+  messageId: string;
+}
+
+export function buildConsentCodeMail(
+  job: ConsentCodeMailJob,
+  secret: ConsentCodeSecret,
+  settings: MailSettings,
+  { validMinutes, messageId }: ConsentCodeMailOptions,
+): SendMailOptions {
+  const words = WORDING[job.lang];
+  const name = clip(oneLine(job.client_name), CLIENT_NAME_MAX);
+  const host = job.client_host ? clip(oneLine(job.client_host), CLIENT_NAME_MAX) : undefined;
+  const quoted = job.lang === 'de' ? `„${name}“` : `“${name}”`;
+  const client = host ? `${quoted} (${host})` : quoted;
+
+  const intro = [words.greeting, words.code(secret.code), words.asks(client)];
+  const sections: Section[] = [
+    {
+      title: words.section,
+      rows: [
+        { label: words.client, value: name },
+        ...(host ? [{ label: words.host, value: host }] : []),
+        { label: words.valid, value: words.minutes(validMinutes) },
+      ],
+    },
+  ];
+  const outro = [words.ignore, words.keep, words.closing];
+  const spaced = (paragraphs: string[]) => paragraphs.flatMap((p, i) => (i === 0 ? [p] : ['', p]));
+  const subject = words.subject(secret.code);
+
+  return {
+    from: settings.from,
+    to: { name: '', address: secret.to },
+    subject,
+    messageId,
+    headers: traceHeaders(job),
+    text: renderText(spaced(intro), sections, spaced(outro)),
+    html: renderHtml(subject, intro, sections, outro, job.lang),
+  };
+}
+
+function clip(value: string, max: number): string {
+  return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
+}
