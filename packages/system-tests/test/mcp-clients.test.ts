@@ -142,8 +142,18 @@ describe.each([
     });
   });
 
-  it('creates a sandbox shop request without credentials', async () => {
-    const result = await client.callTool('create_shop_request', buildShopRequest());
+  it('is refused with 401 and a Bearer challenge for create_shop_request without credentials on /mcp', async () => {
+    const failure = await client.callTool('create_shop_request', buildShopRequest()).catch((err: unknown) => err);
+
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/401|unauthorized/i);
+  });
+
+  it('creates a sandbox shop request without credentials on /sandbox/mcp', async () => {
+    const sandboxClient = await connect('/sandbox/mcp');
+
+    const result = await sandboxClient.callTool('create_shop_request', buildShopRequest());
+    await sandboxClient.close();
 
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ status: 'received', sandbox: true, shop_type: 'b2b' });
@@ -202,8 +212,8 @@ describe('create_shop_request and credentials', () => {
     expect(llms.contents[0]!.text).toContain(`${system.baseUrl}/sandbox/v1/products`);
   });
 
-  it('explains how to get live credentials when called without any', async () => {
-    const client = await connectV1('/mcp');
+  it('explains how to get live credentials when called without any on /sandbox/mcp', async () => {
+    const client = await connectV1('/sandbox/mcp');
 
     const result = await client.callTool('create_shop_request', buildShopRequest());
     await client.close();
@@ -211,15 +221,15 @@ describe('create_shop_request and credentials', () => {
     expect(result.structuredContent?.next_steps).toContain(`${system.baseUrl}/v1/keys`);
   });
 
-  it('answers a key without requests:write with insufficient_scope', async () => {
+  it('answers a key without requests:write with 403 insufficient_scope', async () => {
     const key = await createKey(system.baseUrl, { mode: 'live', scopes: ['catalog:read'] });
     const client = await connectV1('/mcp', bearer(key.api_key));
 
-    const result = await client.callTool('create_shop_request', buildShopRequest());
+    const failure = await client.callTool('create_shop_request', buildShopRequest()).catch((err: unknown) => err);
     await client.close();
 
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ error: { code: 'insufficient_scope', status: 403 } });
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain('insufficient_scope');
   });
 
   it(`stops live requests after ${LIMITS.liveShopRequestsPerDay} a day for one key, with rate_limited`, async () => {
