@@ -1,5 +1,6 @@
 /*
- * Which addresses a logo download may connect to. Logo URLs come from
+ * Which addresses a fetch of a caller-supplied URL may connect to (a logo,
+ * a Client ID Metadata Document). Logo URLs come from
  * callers, so without this check a shop request could make the worker fetch
  * cloud metadata (169.254.169.254), the Redis next door or an admin page on
  * the private network and mail the answer to the operator.
