@@ -11,6 +11,7 @@ import { introspectRoutes } from './routes/introspect.js';
 import { keyRoutes } from './routes/keys.js';
 import { meRoutes } from './routes/me.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { portalKeyRoutes } from './routes/portal-keys.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 import { createCredentialStore } from './store/credential-store.js';
 import { authorizeRoutes } from './oauth/authorize-routes.js';
@@ -102,6 +103,7 @@ export function createApp(appDeps: AppDeps): Express {
       ...(idempotencyLockSeconds ? { lockSeconds: idempotencyLockSeconds } : {}),
     }),
   );
+  app.use(portalKeyRoutes(deps));
   app.use(oauthRoutes(deps));
   app.use(
     authorizeRoutes({
