@@ -10,6 +10,11 @@ import { buildShopRequest, closedRedisUrl, liveWriter, sandboxWriter, startHarne
 
 const ALL_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed', 'waiting-children'] as const;
 
+/** A person who confirmed their address on the consent page, through a client they authorized. */
+const confirmedWriter = () =>
+  liveWriter({ via: 'oauth', confirmed_email: 'eva.muster@tsv-musterstadt.example', client: { id: 'https://agent.example/client.json', name: 'Agent Desktop' } });
+const SUBMITTER = { email: 'eva.muster@tsv-musterstadt.example', client_id: 'https://agent.example/client.json', client_name: 'Agent Desktop' };
+
 async function jobTotal(h: Harness): Promise<number> {
   const counts = await h.intake.queue.getJobCounts(...ALL_STATES);
   return Object.values(counts).reduce((a, b) => a + b, 0);
@@ -62,6 +67,20 @@ describe('intake hand-over', () => {
     expect(job?.opts).toMatchObject({ attempts: 8, backoff: { type: 'exponential', delay: 2000 }, removeOnFail: false });
     expect((await h.store.get(res.body.id))?.intake).toBe('queued');
     expect(await h.store.pendingIds(new Date(Date.now() + 60_000), 100)).not.toContain(res.body.id);
+    expect(data).not.toHaveProperty('submitter');
+    expect(job?.data).not.toHaveProperty('submitter');
+  });
+
+  it('stores the confirmed submitter of a live request made through the consent page and puts it into the job', async () => {
+    const principal = confirmedWriter();
+
+    const res = await h.post(buildShopRequest(), { principal });
+
+    expect(res.status).toBe(201);
+    expect(res.body).not.toHaveProperty('submitter');
+    const job = await h.intake.queue.getJob(res.body.id);
+    expect(IntakeJob.parse(job?.data)).toMatchObject({ request_id: res.body.id, owner_id: principal.id, submitter: SUBMITTER });
+    expect((await h.store.get(res.body.id))?.submitter).toEqual(SUBMITTER);
   });
 });
 
@@ -98,6 +117,17 @@ describe('intake hand-over while the queue is unreachable', () => {
     const job = await h.intake.queue.getJob(res.body.id);
     expect(IntakeJob.parse(job?.data)).toMatchObject({ request_id: res.body.id, owner_id: principal.id });
     expect((await h.store.get(res.body.id))?.intake).toBe('queued');
+  });
+
+  it('queues a stored request again with its confirmed submitter when the reconciler finishes it', async () => {
+    const res = await h.post(buildShopRequest(), { principal: confirmedWriter() });
+    expect((await h.store.get(res.body.id))?.intake).toBe('pending');
+
+    const reconciler = createReconciler({ store: h.store, intake: h.intake, quotas: h.quotas, logger: testLogger(), intervalMs: 60_000, minAgeMs: 0 });
+    await reconciler.runOnce();
+
+    const job = await h.intake.queue.getJob(res.body.id);
+    expect(IntakeJob.parse(job?.data).submitter).toEqual(SUBMITTER);
   });
 
   it('re-adding a request that is already on the queue creates no second job', async () => {

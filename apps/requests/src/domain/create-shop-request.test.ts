@@ -4,7 +4,7 @@ import { utcDay, type DailyQuota, type LimitState } from '@msa/service-kit/limit
 import { buildContext, buildPrincipal, testLogger } from '@msa/test-kit';
 import { describe, expect, it } from 'vitest';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
-import { createShopRequest, type ShopRequestCall, type ShopRequestCounters, type ShopRequestDeps } from './create-shop-request.js';
+import { createShopRequest, submitterOf, type ShopRequestCall, type ShopRequestCounters, type ShopRequestDeps } from './create-shop-request.js';
 import { createProductIndex } from './product-index.js';
 
 const ID = 'req_0123456789abcdef';
@@ -101,6 +101,7 @@ function setUp({ livePoints = 5, failCreate = false, failEnqueue = false } = {})
   const steps: string[] = [];
   const { store, records } = createFakeStore(steps, { failCreate });
   const { counted, counters } = createFakeCounters();
+  const jobs: IntakeJob[] = [];
   const deps: ShopRequestDeps = {
     store,
     quotas: { live: createFakeQuota('live', livePoints, steps), sandbox: createFakeQuota('sandbox', 200, steps) },
@@ -109,6 +110,7 @@ function setUp({ livePoints = 5, failCreate = false, failEnqueue = false } = {})
       async enqueue(job: IntakeJob) {
         if (failEnqueue) throw new Error('queue down');
         steps.push(`enqueue ${job.request_id}`);
+        jobs.push(job);
       },
     },
     publicBaseUrl: 'https://api.example',
@@ -125,8 +127,10 @@ function setUp({ livePoints = 5, failCreate = false, failEnqueue = false } = {})
     bindIdempotencyKey: async () => void steps.push(`bind ${ID}`),
     showQuota: (state) => void shown.push(state),
   });
-  return { deps, call, steps, records, counted, shown };
+  return { deps, call, steps, records, counted, shown, jobs };
 }
+
+const SUBMITTER = { email: 'eva@tsv.example', client_id: 'https://agent.example/client.json', client_name: 'Agent Desktop' };
 
 describe('createShopRequest', () => {
   it('writes each step before the next can commit: key, claim, quota unit, record, queue, mark', async () => {
@@ -154,6 +158,34 @@ describe('createShopRequest', () => {
 
     expect(steps).toEqual([`bind ${ID}`, `begin ${ID} sandbox ${OWNER} 2030-05-01`, `reserve sandbox ${OWNER} ${ID}`, `store ${ID} none`]);
     expect(records.get(ID)?.trace).toEqual({ request_id: 'r-1' });
+  });
+
+  it('stores the confirmed submitter with a live request and hands it to the queue', async () => {
+    const { deps, call, records, jobs } = setUp();
+    const live = call();
+
+    await createShopRequest(deps, { ...live, caller: { ...live.caller, submitter: SUBMITTER } }, buildBody());
+
+    expect(records.get(ID)?.submitter).toEqual(SUBMITTER);
+    expect(jobs).toEqual([expect.objectContaining({ request_id: ID, submitter: SUBMITTER })]);
+  });
+
+  it('stores a live request without a confirmed submitter as before: no submitter field anywhere', async () => {
+    const { deps, call, records, jobs } = setUp();
+
+    await createShopRequest(deps, call(), buildBody());
+
+    expect(records.get(ID)).not.toHaveProperty('submitter');
+    expect(jobs[0]).not.toHaveProperty('submitter');
+  });
+
+  it('keeps no submitter on a sandbox request, which reaches nobody', async () => {
+    const { deps, call, records } = setUp();
+    const sandbox = call(true);
+
+    await createShopRequest(deps, { ...sandbox, caller: { ...sandbox.caller, submitter: SUBMITTER } }, buildBody());
+
+    expect(records.get(ID)).not.toHaveProperty('submitter');
   });
 
   it('keeps a stored live request accepted when the queue is down, counting the enqueue failure', async () => {
@@ -200,5 +232,21 @@ describe('createShopRequest', () => {
     expect(steps).toEqual([`bind ${ID}`, `begin ${ID} live ${OWNER} 2030-05-01`, `reserve live ${OWNER} ${ID}`, `forget ${ID}`]);
     expect(counted).toEqual(['live rate_limited']);
     expect(shown).toEqual([expect.objectContaining({ remaining: 0 })]);
+  });
+});
+
+describe('submitterOf', () => {
+  it('names the confirmed address and the authorized client of an authorization code principal', () => {
+    const principal = buildPrincipal({ via: 'oauth', confirmed_email: 'eva@tsv.example', client: { id: 'https://agent.example/client.json', name: 'Agent Desktop' } });
+
+    expect(submitterOf(principal)).toEqual(SUBMITTER);
+  });
+
+  it.each([
+    ['an API key', buildPrincipal({ via: 'api_key' })],
+    ['a principal with an address but no client', buildPrincipal({ via: 'oauth', confirmed_email: 'eva@tsv.example' })],
+    ['no principal', null],
+  ])('names nobody for %s', (_name, principal) => {
+    expect(submitterOf(principal)).toBeUndefined();
   });
 });

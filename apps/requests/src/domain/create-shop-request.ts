@@ -8,7 +8,16 @@
 // id, the claim names the owner and day of the quota unit, the unit is named
 // by the id.
 import { randomBytes } from 'node:crypto';
-import { LIMITS, type CallContext, type FieldProblem, type RequestTrace, type ShopRequestBody, type ShopRequestResult } from '@msa/contracts';
+import {
+  LIMITS,
+  type CallContext,
+  type ConfirmedSubmitter,
+  type FieldProblem,
+  type Principal,
+  type RequestTrace,
+  type ShopRequestBody,
+  type ShopRequestResult,
+} from '@msa/contracts';
 import {
   appError,
   isRedisUnavailable,
@@ -55,6 +64,18 @@ export interface ShopRequestDeps {
 export interface ShopRequestCaller {
   ownerId: string;
   anonymous: boolean;
+  /** The person behind the principal, when they confirmed their address on the consent page. */
+  submitter?: ConfirmedSubmitter;
+}
+
+/**
+ * The confirmed submitter of a principal that came through the authorization
+ * code grant: the address confirmed on the consent page and the client the
+ * person authorized. Other principals (API keys, client credentials) have none.
+ */
+export function submitterOf(principal: Principal | null): ConfirmedSubmitter | undefined {
+  if (!principal?.confirmed_email || !principal.client) return undefined;
+  return { email: principal.confirmed_email, client_id: principal.client.id, client_name: principal.client.name };
 }
 
 export interface ShopRequestCall {
@@ -181,6 +202,8 @@ async function store(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopReq
     ownerId: call.caller.ownerId,
     intake: call.ctx.sandbox ? 'none' : 'pending',
     trace: call.trace,
+    // Only a live request reaches the operator, who is told who submitted it.
+    ...(call.caller.submitter && !call.ctx.sandbox ? { submitter: call.caller.submitter } : {}),
   };
   try {
     await deps.store.create(record);

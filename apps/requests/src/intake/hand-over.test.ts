@@ -64,6 +64,15 @@ describe('handOver', () => {
     expect(jobs).toEqual([{ request_id: ID, body: record.body, result: record.result, owner_id: 'msa_client_1', request_trace: record.trace }]);
   });
 
+  it('puts the confirmed submitter stored with the request into the job', async () => {
+    const { deps, jobs } = buildDeps();
+    const submitter = { email: 'eva@tsv.example', client_id: 'msa_client_pub_1', client_name: 'Agent Desktop' };
+
+    await handOver(deps, { ...buildRecord(), submitter });
+
+    expect(jobs[0]?.submitter).toEqual(submitter);
+  });
+
   it('leaves the request unmarked when the enqueue fails, and says so instead of rejecting', async () => {
     const { deps, steps } = buildDeps({ enqueueFails: true });
 

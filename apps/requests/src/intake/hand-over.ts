@@ -26,6 +26,8 @@ export function intakeJobOf(record: StoredShopRequest): IntakeJob {
     result: record.result,
     owner_id: record.ownerId,
     request_trace: record.trace,
+    // Only when there is one: other jobs stay exactly as before.
+    ...(record.submitter ? { submitter: record.submitter } : {}),
   };
 }
 

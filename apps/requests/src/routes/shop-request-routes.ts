@@ -12,7 +12,14 @@ import {
 } from '@msa/service-kit';
 import { setRateLimitHeaders, type LimitState } from '@msa/service-kit/limits';
 import { Router, type RequestHandler } from 'express';
-import { createShopRequest, invalidShopRequest, newShopRequestId, type ShopRequestCaller, type ShopRequestDeps } from '../domain/create-shop-request.js';
+import {
+  createShopRequest,
+  invalidShopRequest,
+  newShopRequestId,
+  submitterOf,
+  type ShopRequestCaller,
+  type ShopRequestDeps,
+} from '../domain/create-shop-request.js';
 
 export interface ShopRequestRoutesDeps extends ShopRequestDeps {
   redis: RedisClient;
@@ -45,7 +52,8 @@ function authorize(scope: Scope): RequestHandler {
         hint: `Create credentials that include ${scope} with POST /v1/keys, or ask for it in the token request.`,
       });
     }
-    res.locals.caller = { ownerId: ownerIdOf(req.ctx), anonymous: !principal } satisfies ShopRequestCaller;
+    const submitter = submitterOf(principal);
+    res.locals.caller = { ownerId: ownerIdOf(req.ctx), anonymous: !principal, ...(submitter ? { submitter } : {}) } satisfies ShopRequestCaller;
     next();
   };
 }

@@ -1,7 +1,7 @@
 // Redis storage of shop requests: one hash per request plus a sorted set of
 // live requests that are stored but not yet on the intake queue. This file is
 // the only code that knows the key names.
-import { RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
+import { ConfirmedSubmitter, RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
 
 /** `pending`: live, not yet queued. `queued`: handed to the intake queue. `none`: sandbox, never queued. */
@@ -13,6 +13,11 @@ export interface StoredShopRequest {
   ownerId: string;
   intake: IntakeState;
   trace: RequestTrace;
+  /**
+   * A live request made by a person who confirmed their address on the
+   * consent page (authorization code grant): that address and the client.
+   */
+  submitter?: ConfirmedSubmitter;
 }
 
 /** Who an unfinished request belongs to and which day's quota it counts on. */
@@ -104,13 +109,15 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
       if (failed) throw failed;
     },
 
-    async create({ result, body, ownerId, intake, trace }) {
+    async create({ result, body, ownerId, intake, trace, submitter }) {
       const fields = {
         result: JSON.stringify(result),
         body: JSON.stringify(body),
         owner: ownerId,
         intake,
         trace: JSON.stringify(trace),
+        // Stored with the request, so the reconciler's job carries it too.
+        ...(submitter ? { submitter: JSON.stringify(submitter) } : {}),
       };
       // A live request is pending again (a no-op unless a reconciler dropped
       // it) before its record exists: a stored live request is always in the
@@ -131,6 +138,7 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
         ownerId: raw.owner,
         intake: (raw.intake as IntakeState | undefined) ?? 'pending',
         trace: RequestTrace.parse(JSON.parse(raw.trace ?? '{}')),
+        ...(raw.submitter ? { submitter: ConfirmedSubmitter.parse(JSON.parse(raw.submitter)) } : {}),
       };
     },
 
