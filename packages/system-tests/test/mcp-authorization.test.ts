@@ -1,9 +1,11 @@
 // Authorization per tool on the MCP endpoint, through the gateway: the mcp
 // service's 401 and 403 challenges reach the host unchanged, the SDK clients
 // of both protocol eras follow the 401 with an OAuth provider and retry with
-// a token, and anonymous reads and the sandbox stay open.
+// a token, an interactive host is sent to sign in at that moment, and
+// anonymous reads and the sandbox stay open.
 import { Client as ClientV2, ClientCredentialsProvider as ProviderV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { ClientCredentialsProvider as ProviderV1 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,5 +194,64 @@ describe.each([
     expect(sent.at(-1)).toMatchObject({ url: `${base}/mcp`, authorized: true });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ status: 'received', sandbox: false });
+  });
+});
+
+/**
+ * An interactive host (VS Code, Claude Code): it registers itself as a public
+ * client and sends the person to the authorization URL. Here the URL is kept
+ * instead of opened, so the test can look at it.
+ */
+function interactiveHost(opened: URL[]): OAuthClientProvider {
+  let client: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
+  let verifier = '';
+  return {
+    redirectUrl: 'http://127.0.0.1:33418/callback',
+    clientMetadata: {
+      client_name: 'Interactive MCP host',
+      redirect_uris: ['http://127.0.0.1:33418/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    clientInformation: () => client,
+    saveClientInformation: (info) => void (client = info),
+    tokens: () => undefined,
+    saveTokens: () => undefined,
+    redirectToAuthorization: (url) => void opened.push(url),
+    saveCodeVerifier: (v) => void (verifier = v),
+    codeVerifier: () => verifier,
+  };
+}
+
+describe('an interactive MCP host (authorization code) without a token', () => {
+  it('reads, then is sent to sign in for requests:write on /mcp when create_shop_request asks', async () => {
+    const opened: URL[] = [];
+    const client = new ClientV1({ name: 'interactive-host', version: '1.0.0' });
+    await client.connect(new TransportV1(new URL(`${base}/mcp`), { authProvider: interactiveHost(opened) }));
+
+    const pricing = await client.callTool({ name: 'get_pricing', arguments: {} });
+    const openedBeforeCreate = opened.length;
+    const failure = await client.callTool({ name: 'create_shop_request', arguments: shopRequest }).catch((err: unknown) => err);
+    await client.close();
+
+    expect(pricing.isError).toBeFalsy();
+    expect(openedBeforeCreate).toBe(0);
+    // The SDK stops here until the person has signed in; it then finishes with the code.
+    expect(failure).toBeInstanceOf(UnauthorizedError);
+    expect(opened).toHaveLength(1);
+    const url = opened[0]!;
+    expect(`${url.origin}${url.pathname}`).toBe(`${base}/oauth/authorize`);
+    expect(url.searchParams.get('scope')).toBe('requests:write');
+    expect(url.searchParams.get('resource')).toBe(`${base}/mcp`);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    // The authorization server takes the request and sends the person on to
+    // its own sign-in, rather than back to the host with an error.
+    const authorize = await fetch(url, { redirect: 'manual' });
+    expect(authorize.status).toBeGreaterThanOrEqual(300);
+    expect(authorize.status).toBeLessThan(400);
+    const next = new URL(authorize.headers.get('location')!, base);
+    expect(next.origin).toBe(base);
+    expect(next.searchParams.get('error')).toBeNull();
   });
 });
