@@ -1,4 +1,4 @@
-import type { SandboxForm } from '@msa/contracts';
+import type { OperationDef, RouteId, SandboxForm } from '@msa/contracts';
 
 /**
  * Who a document is rendered for: the public base URL of the deployment and
@@ -95,4 +95,11 @@ export function operationHref(u: DocUrls, op: LinkableOperation): string {
     return [u.root, wellKnown, name, 'sandbox', ...rest].join('/');
   }
   return `${u.root}${op.path}`;
+}
+
+/** A table entry the documents cannot do without; a table that lacks it is a bug, not a smaller document. */
+export function requireOperation(table: readonly OperationDef[], id: RouteId): OperationDef {
+  const op = table.find((o) => o.id === id);
+  if (!op) throw new Error(`The operation table has no entry '${id}'.`);
+  return op;
 }

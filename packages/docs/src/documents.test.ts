@@ -4,6 +4,7 @@ import {
   buildOnboarding,
   buildVersioningPolicy,
   renderAgentsMd,
+  renderDevelopersHtml,
   renderDevelopersMarkdown,
   renderLlmsTxt,
   renderOnboardingMarkdown,
@@ -189,6 +190,40 @@ describe('developer portal', () => {
     for (const header of ['RateLimit', 'Retry-After', 'API-Version', 'Idempotency-Key', 'Deprecation', 'Sunset']) {
       expect(markdown).toContain(`\`${header}\``);
     }
+  });
+});
+
+describe('the portal key form', () => {
+  const html = renderDevelopersHtml(production);
+
+  it('posts name, e-mail and mode to the createKeyFromPortal route, every field labelled', () => {
+    const form = html.slice(html.indexOf('<form'), html.indexOf('</form>'));
+
+    expect(form).toContain(`method="post" action="${BASE}/developers/keys"`);
+    expect(form).toMatch(/<label for="key-name">[^<]+<\/label>\n<input id="key-name" name="name" type="text" required minlength="2" maxlength="80"/);
+    expect(form).toMatch(/<label for="key-email">[^<]+<\/label>\n<input id="key-email" name="email" type="email" required [^>]*autocomplete="email"/);
+    expect(form).toMatch(/<label class="choice"><input type="radio" name="mode" value="sandbox" checked>/);
+    expect(form).toMatch(/<label class="choice"><input type="radio" name="mode" value="live">/);
+    expect(form).toContain('<button type="submit">');
+  });
+
+  it('posts to the sandbox route on the sandbox and sends live keys to the production portal', () => {
+    const form = renderDevelopersHtml(sandbox).split('<form')[1]!.split('</form>')[0]!;
+
+    expect(form).toContain(`action="${BASE}/sandbox/developers/keys"`);
+    expect(form).not.toContain('value="live"');
+    expect(form).toContain(`href="${BASE}/developers#create-a-key"`);
+  });
+
+  it('is described, not embedded, in the Markdown portal', () => {
+    const markdown = renderDevelopersMarkdown(production);
+
+    expect(markdown).not.toContain('<form');
+    expect(markdown).toContain(`\`POST ${BASE}/developers/keys\``);
+  });
+
+  it('keeps the portal free of scripts', () => {
+    expect(html).not.toMatch(/<script/i);
   });
 });
 

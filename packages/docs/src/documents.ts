@@ -14,6 +14,8 @@ import {
   scopeList,
   zeroAuthEndpoints,
 } from './facts.js';
+import { renderHtmlPage } from './html.js';
+import { keyFormHtml, keyFormMarkdown } from './key-form.js';
 import { MCP_PROTOCOL_VERSIONS, MCP_RESOURCES, MCP_TOOLS } from './mcp-surface.js';
 import { LINK_AUTH, buildServiceDocument } from './service-document.js';
 import { fillTemplate, loadSource } from './template.js';
@@ -142,6 +144,8 @@ export function templateVars(ctx: DocContext, table: readonly OperationDef[] = O
       .filter((op) => op.idempotent)
       .map((op) => `\`${op.method} ${op.path}\``)
       .join(', '),
+    KEY_CREATIONS_PER_DAY: LIMITS.keyCreationsPerIpPerDay,
+    KEY_FORM: keyFormMarkdown(ctx, u, table),
   };
 }
 
@@ -156,6 +160,14 @@ export const renderLlmsTxt = render('llms.md');
 export const renderAgentsMd = render('agents.md');
 /** `/developers` as Markdown. */
 export const renderDevelopersMarkdown = render('developers.md');
+
+/** `/developers` as HTML: the same source, with the key form where the Markdown describes it. */
+export function renderDevelopersHtml(ctx: DocContext, table: readonly OperationDef[] = OPERATIONS): string {
+  const u = docUrls(ctx);
+  const vars = { ...templateVars(ctx, table), KEY_FORM: keyFormHtml(ctx, u, table) };
+  return renderHtmlPage(fillTemplate(loadSource('developers.md'), vars), { markdownUrl: u.developers });
+}
+
 /** `/v1/versioning` as Markdown. */
 export const renderVersioningMarkdown = render('versioning.md');
 /** `/v1/onboarding` and `GET /v1/keys` as Markdown. */

@@ -82,6 +82,17 @@ table { border-collapse: collapse; width: 100%; margin: 1rem 0; font-size: 0.93r
 th, td { border: 1px solid var(--line); padding: 0.4rem 0.6rem; text-align: left; vertical-align: top; }
 th { background: var(--panel); }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.85rem; }
+.key-form { max-width: 32rem; margin: 1.5rem 0; padding: 1rem 1.25rem; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; }
+.key-form p { margin: 0 0 1rem; }
+.key-form label { display: block; font-weight: 600; margin-bottom: 0.3rem; }
+.key-form input[type="text"], .key-form input[type="email"] { display: block; width: 100%; padding: 0.5rem 0.6rem; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
+.key-form input:focus-visible, .key-form button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.key-form fieldset { min-width: 0; margin: 0 0 1rem; padding: 0.5rem 0.9rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; }
+.key-form legend { font-weight: 600; padding: 0 0.3rem; }
+.key-form label.choice { font-weight: normal; margin: 0.35rem 0; }
+.key-form .form-hint { margin: 0.35rem 0; color: var(--muted); font-size: 0.92rem; }
+.key-form button { font: inherit; font-weight: 600; padding: 0.5rem 1.1rem; color: #fff; background: var(--accent); border: 0; border-radius: 6px; cursor: pointer; }
+@media (prefers-color-scheme: dark) { .key-form button { color: #0b1320; } }
 @media (max-width: 50rem) { .layout { display: block; } nav { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } main { padding: 1.5rem 1rem 3rem; } }
 `;
 

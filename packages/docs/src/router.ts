@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { docUrls, normalizeBaseUrl, type DocContext } from './context.js';
+import { normalizeBaseUrl, type DocContext } from './context.js';
 import {
   buildOnboarding,
   buildVersioningPolicy,
   renderAgentsMd,
+  renderDevelopersHtml,
   renderDevelopersMarkdown,
   renderLlmsTxt,
   renderOnboardingMarkdown,
@@ -12,7 +13,6 @@ import {
   renderVersioningMarkdown,
 } from './documents.js';
 import { FAVICON_PATH, FAVICON_SVG, FAVICON_TYPE } from './favicon.js';
-import { renderHtmlPage } from './html.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
 import { buildServiceDocument } from './service-document.js';
 
@@ -61,10 +61,7 @@ function documents(): DocumentDef[] {
     {
       path: '/developers',
       primary: 'html',
-      render: (ctx, kind) =>
-        kind === 'markdown'
-          ? renderDevelopersMarkdown(ctx)
-          : renderHtmlPage(renderDevelopersMarkdown(ctx), { markdownUrl: docUrls(ctx).developers }),
+      render: (ctx, kind) => (kind === 'markdown' ? renderDevelopersMarkdown(ctx) : renderDevelopersHtml(ctx)),
     },
   ];
 }

@@ -125,11 +125,25 @@ describe('documents router', () => {
     expect(again.status).toBe(304);
   });
 
-  it('leaves every other path and method to the next handler', async () => {
+  it('serves the portal with the key form, every field labelled, posting to the environment it was read on', async () => {
+    const production = await request(app).get('/developers');
+    const sandbox = await request(app).get('/sandbox/developers');
+
+    expect(production.text).toContain(`<form class="key-form" method="post" action="${BASE}/developers/keys">`);
+    for (const [id, name] of [['key-name', 'name'], ['key-email', 'email']]) {
+      expect(production.text).toMatch(new RegExp(`<label for="${id}">[^<]+</label>\\n<input id="${id}" name="${name}"`));
+    }
+    expect(production.text).toMatch(/<label class="choice"><input type="radio" name="mode" value="live">/);
+    expect(sandbox.text).toContain(`action="${BASE}/sandbox/developers/keys"`);
+  });
+
+  it('leaves every other path and method to the next handler, the key form\'s POST included', async () => {
     const post = await request(app).post('/v1/keys').send({});
+    const form = await request(app).post('/developers/keys').type('form').send({ name: 'my-agent' });
     const other = await request(app).get('/v1/products');
 
     expect(post.status).toBe(404);
+    expect(form.status).toBe(404);
     expect(other.status).toBe(404);
   });
 });
