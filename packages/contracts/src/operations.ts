@@ -438,7 +438,6 @@ export const OPERATIONS = [
     description:
       'Where an agent host sends the person: `response_type=code`, `client_id` (a Client ID Metadata Document URL or a registered id), `redirect_uri`, `code_challenge` with `code_challenge_method=S256`, `state`, `scope` and `resource` (RFC 8707). Answers with the consent page.',
     responses: { 200: { description: 'The consent page (HTML)', content: { 'text/html': z.string() } } },
-    link: { rel: 'oauth_authorize', title: 'OAuth 2.1 authorization endpoint (authorization code with PKCE)' },
   }),
   route({
     id: 'consent',
