@@ -154,7 +154,7 @@ describe('developer portal', () => {
   });
 
   it('names the MCP clients that work, each with a configuration pointing at the MCP endpoint', () => {
-    const mcp = markdown.slice(markdown.indexOf('## MCP'), markdown.indexOf('## Limits'));
+    const mcp = markdown.slice(markdown.indexOf('\n## MCP\n'), markdown.indexOf('\n## Limits\n'));
 
     expect(mcp).toContain(`npx -y @modelcontextprotocol/inspector --cli ${BASE}/mcp --transport http`);
     expect(mcp).toMatch(/Inspector\*\* \(needs Node\.js 22 or newer/);
@@ -190,6 +190,93 @@ describe('developer portal', () => {
     for (const header of ['RateLimit', 'Retry-After', 'API-Version', 'Idempotency-Key', 'Deprecation', 'Sunset']) {
       expect(markdown).toContain(`\`${header}\``);
     }
+  });
+});
+
+describe('connecting from an agent host', () => {
+  const documents = { 'developer portal': renderDevelopersMarkdown, 'llms.txt': renderLlmsTxt, 'agents.md': renderAgentsMd };
+
+  /** The section from its heading to the next heading of the same level. */
+  function hostSection(text: string): string {
+    const heading = /^## (?:\d+\. )?Connect from an agent host$/m.exec(text);
+    expect(heading).not.toBeNull();
+    const rest = text.slice(heading!.index + heading![0].length);
+    const next = rest.search(/^## /m);
+    return next === -1 ? rest : rest.slice(0, next);
+  }
+
+  /** The JSON of the first fenced json block after `marker`. */
+  function jsonAfter(section: string, marker: string): unknown {
+    const from = section.indexOf(marker);
+    expect(from).toBeGreaterThan(-1);
+    const block = /```json\n([\s\S]*?)\n```/.exec(section.slice(from));
+    return JSON.parse(block![1]!);
+  }
+
+  for (const [name, render] of Object.entries(documents)) {
+    describe(name, () => {
+      const section = hostSection(render(production));
+
+      it('says what happens: consent page, e-mailed code, live or sandbox, shared quota', () => {
+        expect(section).toContain('`401` and a Bearer challenge');
+        expect(section).toContain('consent page');
+        expect(section).toContain('6-digit code');
+        expect(section).toMatch(/\*\*live\*\*.*\*\*sandbox\*\*/);
+        expect(section).toContain(`${LIMITS.liveShopRequestsPerDay} live shop requests a day`);
+        expect(section).toContain('an API key works too');
+      });
+
+      it('configures ChatGPT and claude.ai with the MCP URL and OAuth', () => {
+        expect(section).toMatch(new RegExp(`### ChatGPT[\\s\\S]*Developer mode[\\s\\S]*MCP server URL: \`${BASE}/mcp\`[\\s\\S]*OAuth`));
+        expect(section).toMatch(new RegExp(`### claude\\.ai[\\s\\S]*Add custom connector[\\s\\S]*\`\`\`text\\n${BASE}/mcp\\n`));
+      });
+
+      it('configures Claude Code with OAuth and with an API key header', () => {
+        expect(section).toContain(`claude mcp add --transport http merch-shop ${BASE}/mcp\n`);
+        expect(section).toContain(`claude mcp add --transport http merch-shop ${BASE}/mcp \\\n  --header "Authorization: Bearer msa_live_…"`);
+      });
+
+      it('configures VS Code in .vscode/mcp.json, and with the key from an input', () => {
+        expect(jsonAfter(section, '.vscode/mcp.json')).toEqual({ servers: { 'merch-shop': { type: 'http', url: `${BASE}/mcp` } } });
+        expect(jsonAfter(section, 'With an API key: VS Code')).toEqual({
+          inputs: [{ type: 'promptString', id: 'merch-shop-api-key', description: expect.any(String), password: true }],
+          servers: { 'merch-shop': { type: 'http', url: `${BASE}/mcp`, headers: { Authorization: 'Bearer ${input:merch-shop-api-key}' } } },
+        });
+      });
+
+      it('configures Cursor in ~/.cursor/mcp.json, and with headers', () => {
+        expect(jsonAfter(section, '~/.cursor/mcp.json')).toEqual({ mcpServers: { 'merch-shop': { url: `${BASE}/mcp` } } });
+        expect(jsonAfter(section, 'With an API key (')).toEqual({
+          mcpServers: { 'merch-shop': { url: `${BASE}/mcp`, headers: { Authorization: 'Bearer msa_live_…' } } },
+        });
+      });
+
+      it('shows the TypeScript SDK with an authProvider and with static headers', () => {
+        expect(section).toContain("from '@modelcontextprotocol/sdk/client/streamableHttp.js'");
+        expect(section).toContain(`new StreamableHTTPClientTransport(new URL('${BASE}/mcp'), { authProvider })`);
+        expect(section).toContain('await transport.finishAuth(');
+        expect(section).toContain(`new StreamableHTTPClientTransport(new URL('${BASE}/mcp'), {\n  requestInit: { headers: { Authorization: 'Bearer msa_live_…' } },`);
+      });
+
+      it('links the sign-in endpoints of the operation table', () => {
+        for (const id of ['authorize', 'registerClient', 'revokeToken', 'authorizationServerMetadata', 'mcpProtectedResourceMetadata'] as const) {
+          const op = OPERATIONS.find((o) => o.id === id)!;
+          expect(section).toContain(`](${BASE}${op.path}): \`${op.method} ${op.path}\``);
+        }
+      });
+    });
+  }
+
+  it('points every host at the sandbox endpoint on the sandbox, where no sign-in is needed for shop requests', () => {
+    const section = hostSection(renderLlmsTxt(sandbox));
+
+    expect(section).toContain('a shop request without credentials is a sandbox request');
+    expect(section).toContain(`claude mcp add --transport http merch-shop ${BASE}/sandbox/mcp`);
+    expect(section).toContain(`"url": "${BASE}/sandbox/mcp"`);
+    expect(section).toContain(`new URL('${BASE}/sandbox/mcp')`);
+    expect(section).toContain('Bearer msa_test_…');
+    expect(section).not.toMatch(new RegExp(`"url": "${BASE.replace(/\./g, '\\.')}/mcp"`));
+    expect(section).toContain(`${BASE}/.well-known/oauth-authorization-server/sandbox`);
   });
 });
 

@@ -2,6 +2,7 @@
 // The sources live in content/*.md with {{PLACEHOLDER}}s; the values and the
 // generated blocks (tables, lists) come from here.
 import { API_VERSION, DEPRECATIONS, LIMITS, OPERATIONS, SERVICE_FACTS, SERVICE_PREFIX, type OperationDef } from '@msa/contracts';
+import { agentHostVars } from './agent-hosts.js';
 import { docUrls, operationHref, type DocContext, type DocUrls } from './context.js';
 import {
   BODY_LIMIT_KB,
@@ -88,7 +89,7 @@ export function templateVars(ctx: DocContext, table: readonly OperationDef[] = O
     .map((s) => `| \`${s.scope}\` | ${cell(s.description)} |`)
     .join('\n');
   const serviceDoc = buildServiceDocument(ctx, table);
-  return {
+  const vars: Record<string, string | number> = {
     BASE_URL: u.base,
     PUBLIC_BASE_URL: u.production,
     SANDBOX_BASE_URL: u.sandbox,
@@ -146,7 +147,11 @@ export function templateVars(ctx: DocContext, table: readonly OperationDef[] = O
       .join(', '),
     KEY_CREATIONS_PER_DAY: LIMITS.keyCreationsPerIpPerDay,
     KEY_FORM: keyFormMarkdown(ctx, u, table),
+    ...agentHostVars(ctx, u, table),
   };
+  // One section in three documents: filled here, placed by each source as {{AGENT_HOSTS}}.
+  vars.AGENT_HOSTS = fillTemplate(loadSource('agent-hosts.md'), vars);
+  return vars;
 }
 
 const render =
