@@ -43,7 +43,11 @@ describe('the list command', () => {
 
   it('prints the newest entries first, as many as asked for', async () => {
     const older = buildIntakeJob({ body: { shop_name: 'Erster Shop' } });
-    const newer = buildIntakeJob({ body: { shop_name: 'Zweiter Shop' }, organization: { name: 'Bäckerei Krume', type: 'handwerk' } });
+    const newer = buildIntakeJob({
+      body: { shop_name: 'Zweiter Shop' },
+      organization: { name: 'Bäckerei Krume', type: 'handwerk' },
+      submitter: { email: 'erika.mustermann@example.org', client_id: 'msa_client_pub_1', client_name: 'Agent Desktop' },
+    });
     for (const job of [older, newer]) {
       await worker.add(job);
       await worker.waitForState(job.request_id, 'completed');
@@ -58,6 +62,8 @@ describe('the list command', () => {
     expect(all).toContain('organization: Bäckerei Krume (handwerk, b2b)');
     expect(all).toContain('contact:      Erika Mustermann <erika.mustermann@example.org>');
     expect(all).toContain('products:     hoodie-classic, tshirt-basic');
+    expect(all).toContain('submitter:    erika.mustermann@example.org (address confirmed) via client "Agent Desktop" (msa_client_pub_1)');
+    expect(all.match(/submitter:/g)).toHaveLength(1);
     expect(one).toContain(newer.request_id);
     expect(one).not.toContain(older.request_id);
   });
@@ -66,7 +72,13 @@ describe('the list command', () => {
     const { stdout } = await cli('list.js', ['--json', '--count', '1']);
 
     const [line] = stdout.trim().split('\n');
-    expect(JSON.parse(line!)).toMatchObject({ shop_name: 'Zweiter Shop', shop_type: 'b2b' });
+    expect(JSON.parse(line!)).toMatchObject({
+      shop_name: 'Zweiter Shop',
+      shop_type: 'b2b',
+      submitter_confirmed_email: 'erika.mustermann@example.org',
+      submitter_client_id: 'msa_client_pub_1',
+      submitter_client_name: 'Agent Desktop',
+    });
   });
 });
 

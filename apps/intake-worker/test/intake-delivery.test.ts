@@ -76,6 +76,29 @@ describe('intake worker delivering a live shop request', () => {
         logo_notes: '',
       }),
     ]);
+    expect(Object.keys(entries[0]!).filter((k) => k.startsWith('submitter'))).toEqual([]);
+    expect(mail.text).not.toContain('Absender-Adresse bestätigt');
+  });
+
+  it('tells the operator near the top that the submitter confirmed the address, and through which client, and lists it', async () => {
+    const submitter = { email: 'erika.mustermann@example.org', client_id: 'https://agent.example/client.json', client_name: 'Agent Desktop' };
+    const job = buildIntakeJob({ submitter });
+
+    await worker.add(job);
+    await worker.waitForState(job.request_id, 'completed');
+
+    const operator = smtp.to(OPERATOR).find((m) => m.parsed.messageId === `<${job.request_id}.operator@shop.example>`);
+    const lines = operator!.parsed.text!.split('\n');
+    expect(lines[1]).toBe('Absender-Adresse bestätigt: erika.mustermann@example.org über Client „Agent Desktop“ (https://agent.example/client.json).');
+    expect(operator!.parsed.html).toContain('Absender-Adresse bestätigt: erika.mustermann@example.org über Client „Agent Desktop“');
+    const entries = (await listEntries()).filter((e) => e.request_id === job.request_id);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        submitter_confirmed_email: 'erika.mustermann@example.org',
+        submitter_client_id: 'https://agent.example/client.json',
+        submitter_client_name: 'Agent Desktop',
+      }),
+    ]);
   });
 
   it('keeps a name with a line break and a Bcc header as data, never as a header', async () => {

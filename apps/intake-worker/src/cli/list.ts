@@ -35,6 +35,9 @@ try {
       console.log(`${f.created_at ?? '?'}  ${f.request_id ?? '?'}  ${f.shop_name ?? ''}  [entry ${id}]`);
       console.log(`  organization: ${f.organization ?? ''} (${f.organization_type ?? ''}, ${f.shop_type ?? ''})`);
       console.log(`  contact:      ${f.contact_name ?? ''} <${f.contact_email ?? ''}>`);
+      if (f.submitter_confirmed_email) {
+        console.log(`  submitter:    ${f.submitter_confirmed_email} (address confirmed) via client "${f.submitter_client_name ?? ''}" (${f.submitter_client_id ?? ''})`);
+      }
       console.log(`  products:     ${f.products || '–'}${f.design_service === 'true' ? ' (design service)' : ''}`);
       console.log(`  logo notes:   ${f.logo_notes || '–'}`);
     }

@@ -130,6 +130,14 @@ export function listFields(job: IntakeJob, logoNotes: string[]): Record<string, 
     design_service: String(job.body.design_service),
     logo_notes: logoNotes.join(' | '),
     owner_id: job.owner_id,
+    // Only when the submitter confirmed their address: other entries stay as they were.
+    ...(job.submitter
+      ? {
+          submitter_confirmed_email: job.submitter.email,
+          submitter_client_id: job.submitter.client_id,
+          submitter_client_name: job.submitter.client_name,
+        }
+      : {}),
   };
 }
 

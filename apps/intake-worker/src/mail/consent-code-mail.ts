@@ -10,7 +10,7 @@
  */
 import type { ConsentCodeMailJob, ConsentCodeSecret, ConsentLanguage } from '@msa/contracts';
 import type { SendMailOptions } from 'nodemailer';
-import { oneLine, renderHtml, renderText, type Section } from './layout.js';
+import { clip, oneLine, renderHtml, renderText, type Section } from './layout.js';
 import { traceHeaders, type MailSettings } from './mail-settings.js';
 
 /** Longer client names are cut: the e-mail names the client, it does not carry its prose. */
@@ -108,8 +108,4 @@ export function buildConsentCodeMail(
     text: renderText(spaced(intro), sections, spaced(outro)),
     html: renderHtml(subject, intro, sections, outro, job.lang),
   };
-}
-
-function clip(value: string, max: number): string {
-  return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
 }

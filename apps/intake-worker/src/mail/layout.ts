@@ -23,6 +23,11 @@ export function oneLine(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
 }
 
+/** A value from outside (a client's name) cut to `max` characters, marked with an ellipsis. */
+export function clip(value: string, max: number): string {
+  return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
+}
+
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const HTML_SPECIAL = /[&<>"']/;
 

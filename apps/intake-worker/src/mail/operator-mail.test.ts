@@ -109,6 +109,54 @@ describe('buildOperatorMail', () => {
   });
 });
 
+describe('buildOperatorMail with a confirmed submitter', () => {
+  const submitter = { email: 'erika.mustermann@example.org', client_id: 'https://agent.example/client.json', client_name: 'Agent Desktop' };
+
+  it('says near the top that the submitter confirmed the address on the consent page, and through which client', () => {
+    const job = buildIntakeJob({ submitter });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    const line = 'Absender-Adresse bestätigt: erika.mustermann@example.org über Client „Agent Desktop“ (https://agent.example/client.json).';
+    const text = String(mail.text).split('\n');
+    expect(text.slice(0, 2)).toEqual([expect.stringContaining(job.request_id), line]);
+    expect(String(mail.html).indexOf(line)).toBeLessThan(String(mail.html).indexOf('<h3>'));
+    expect(String(mail.text)).toContain('Bestätigte Absender-Adresse: erika.mustermann@example.org');
+    expect(String(mail.text)).toContain('OAuth-Client: Agent Desktop (https://agent.example/client.json)');
+    expect(JSON.parse(String(mail.attachments?.at(-1)?.content))).toMatchObject({ submitter });
+  });
+
+  it('points out a contact address that differs from the confirmed one', () => {
+    const job = buildIntakeJob({ submitter: { ...submitter, email: 'eva@agent-user.example' } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(String(mail.text)).toContain(
+      'Absender-Adresse bestätigt: eva@agent-user.example über Client „Agent Desktop“ (https://agent.example/client.json). Die Kontakt-E-Mail der Anfrage (erika.mustermann@example.org) ist eine andere Adresse und nicht bestätigt.',
+    );
+  });
+
+  it('keeps a client name to one clipped line', () => {
+    const job = buildIntakeJob({ submitter: { ...submitter, client_name: `Agent\r\nBcc: x@evil.test ${'y'.repeat(200)}` } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(String(mail.text).split('\n')[1]).toMatch(/^Absender-Adresse bestätigt: .* über Client „Agent Bcc: x@evil\.test y+…“ \(/);
+    expect(String(mail.text)).not.toContain('y'.repeat(100));
+  });
+
+  it('writes a request without a confirmed submitter exactly as before', () => {
+    const job = buildIntakeJob();
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(String(mail.text)).not.toContain('bestätigt');
+    expect(String(mail.text)).not.toContain('OAuth-Client');
+    expect(String(mail.text).split('\n')[1]).toBe('Eine Antwort auf diese E-Mail geht an die Ansprechperson.');
+    expect(JSON.parse(String(mail.attachments?.at(-1)?.content))).not.toHaveProperty('submitter');
+  });
+});
+
 describe('formatCreatedAt', () => {
   it('shows the Berlin minute of each instant, also for instants following each other within and across minutes', () => {
     const formatted = ['2030-01-15T09:30:00.000Z', '2030-01-15T09:30:59.999Z', '2030-01-15T09:31:00.000Z', '2030-07-15T09:31:00.000Z'].map(formatCreatedAt);

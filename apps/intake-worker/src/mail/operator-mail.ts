@@ -1,8 +1,8 @@
-import { DEFAULT_DESIGN_POSITION, shopTypeOf, type IntakeJob } from '@msa/contracts';
+import { DEFAULT_DESIGN_POSITION, shopTypeOf, type ConfirmedSubmitter, type IntakeJob } from '@msa/contracts';
 import { getOrBuild } from '@msa/service-kit';
 import type { SendMailOptions } from 'nodemailer';
 import type { StoredLogo } from '../store/intake-store.js';
-import { oneLine, renderHtml, renderText, type Row, type Section } from './layout.js';
+import { clip, oneLine, renderHtml, renderText, type Row, type Section } from './layout.js';
 import { messageIdFor, traceHeaders, type MailSettings } from './mail-settings.js';
 
 const ORGANIZATION_TYPES: Record<string, string> = {
@@ -14,6 +14,9 @@ const ORGANIZATION_TYPES: Record<string, string> = {
 };
 
 const DECORATIONS: Record<string, string> = { dtf: 'DTF-Druck', stick: 'Stick (pausiert)', dtg: 'DTG-Druck' };
+
+/** A client names itself; the operator e-mail quotes that name, cut to this length. */
+const CLIENT_NAME_MAX = 80;
 
 const yesNo = (value: boolean) => (value ? 'ja' : 'nein');
 const orDash = (value: string | number | undefined) => (value === undefined || value === '' ? '–' : String(value));
@@ -99,20 +102,30 @@ export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings:
       { label: 'Anfrage-ID', value: id },
       { label: 'Eingegangen', value: formatCreatedAt(result.created_at) },
       { label: 'API-Client', value: job.owner_id },
+      ...(job.submitter
+        ? [
+            { label: 'Bestätigte Absender-Adresse', value: job.submitter.email },
+            { label: 'OAuth-Client', value: `${clip(oneLine(job.submitter.client_name), CLIENT_NAME_MAX)} (${job.submitter.client_id})` },
+          ]
+        : []),
       { label: 'API-Request-ID', value: orDash(job.request_trace.request_id) },
       { label: 'Anhang', value: `${jsonName} (die Anfrage als JSON)` },
     ],
   });
 
   const title = `Neue Shop-Anfrage: ${body.shop_name}`;
-  const intro = [`Neue Shop-Anfrage ${id} von ${oneLine(org.name)} (${oneLine(org.contact_name)}).`, 'Eine Antwort auf diese E-Mail geht an die Ansprechperson.'];
+  const intro = [
+    `Neue Shop-Anfrage ${id} von ${oneLine(org.name)} (${oneLine(org.contact_name)}).`,
+    ...(job.submitter ? [confirmedSubmitterLine(job.submitter, org.email)] : []),
+    'Eine Antwort auf diese E-Mail geht an die Ansprechperson.',
+  ];
   const attachments: NonNullable<SendMailOptions['attachments']> = logos
     .filter((logo) => logo.data && logo.filename)
     .map((logo) => ({ filename: logo.filename!, content: logo.data!, contentType: logo.contentType }));
   attachments.push({
     filename: jsonName,
     contentType: 'application/json; charset=utf-8',
-    content: `${JSON.stringify({ id, owner_id: job.owner_id, result, request: body }, null, 2)}\n`,
+    content: `${JSON.stringify({ id, owner_id: job.owner_id, ...(job.submitter ? { submitter: job.submitter } : {}), result, request: body }, null, 2)}\n`,
   });
 
   return {
@@ -126,6 +139,18 @@ export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings:
     html: renderHtml(title, intro, sections),
     attachments,
   };
+}
+
+/**
+ * The person behind the request confirmed this address with an e-mailed code
+ * on the consent page and authorized this client. Replies still go to the
+ * contact, so a contact address that differs is pointed out.
+ */
+function confirmedSubmitterLine(submitter: ConfirmedSubmitter, contactEmail: string): string {
+  const line = `Absender-Adresse bestätigt: ${oneLine(submitter.email)} über Client „${clip(oneLine(submitter.client_name), CLIENT_NAME_MAX)}“ (${oneLine(submitter.client_id)}).`;
+  return submitter.email.toLowerCase() === contactEmail.toLowerCase()
+    ? line
+    : `${line} Die Kontakt-E-Mail der Anfrage (${contactEmail}) ist eine andere Adresse und nicht bestätigt.`;
 }
 
 function productSections(job: IntakeJob, shopType: 'b2c' | 'b2b', logoByUrl: Map<string, StoredLogo>): Section[] {

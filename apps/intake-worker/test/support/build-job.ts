@@ -13,6 +13,8 @@ export interface JobOverrides {
   logoUrls?: string[];
   warnings?: string[];
   trace?: IntakeJobInput['request_trace'];
+  /** The confirmed submitter of a request made through the consent page. */
+  submitter?: IntakeJobInput['submitter'];
 }
 
 /** A live shop request as the requests service queues it. */
@@ -70,6 +72,7 @@ export function buildIntakeJob(overrides: JobOverrides = {}): IntakeJob {
       upstream: null,
     },
     owner_id: 'msa_client_0123456789abcdef',
+    ...(overrides.submitter ? { submitter: overrides.submitter } : {}),
     request_trace: overrides.trace ?? {
       request_id: `api-${id}`,
       traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
