@@ -162,7 +162,7 @@ describe('the consent page', () => {
   it('refuses the page from another browser (no binding cookie)', async () => {
     const { path, csrf } = await startConsent(flow(), clientId, pkce().challenge);
     const { default: supertest } = await import('supertest');
-    const other = supertest(h.api.app);
+    const other = supertest(h.app);
     const res = await other.post(path).set(h.as(ctx)).type('form').send({ csrf, email: 'mallory@example.org', decision: 'send_code' });
 
     expect(res.status).toBe(403);

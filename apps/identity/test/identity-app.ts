@@ -6,6 +6,7 @@ import { createSealedText } from '@msa/service-kit';
 import type { Queue } from 'bullmq';
 import { TEST_BASE_URL, TEST_INTERNAL_SECRET, buildPrincipal, createTestRedis, internalHeaders, testEcKeyPair, testLogger, type TestRedis } from '@msa/test-kit';
 import type { Logger } from '@msa/service-kit';
+import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../src/app.js';
 import { createTokenKeys, type TokenKeys } from '../src/domain/token-keys.js';
@@ -14,7 +15,9 @@ import { createConsentMailer } from '../src/oauth/consent-mail.js';
 export { TEST_BASE_URL, buildPrincipal };
 
 export interface IdentityHarness {
+  /** Keeps cookies between requests, as one browser does. */
   api: supertest.Agent;
+  app: Express;
   /** The `mail` queue the consent page's codes go to, on the test Redis. */
   mailQueue: Queue;
   /** The address and code of the latest consent mail on the queue. */
@@ -50,6 +53,7 @@ export async function startIdentity(name: string, opts: { logger?: Logger; clien
   });
   return {
     api: supertest.agent(app),
+    app,
     mailQueue: consentMailer.queue,
     async lastConsentCode() {
       const [job] = await consentMailer.queue.getJobs(['waiting'], 0, 0, false);

@@ -88,14 +88,14 @@ describe('the authorization code grant', () => {
     expect((await refresh(first.body.refresh_token)).status).toBe(400);
   });
 
-  it.each([
-    ['another client', { client_id: 'OTHER' }],
-    ['a wrong PKCE verifier', { code_verifier: 'x'.repeat(43) }],
-    ['another redirect URI', { redirect_uri: 'http://127.0.0.1:4711/other' }],
-    ['no redirect URI although the request named one', { redirect_uri: undefined }],
+  it.each<[string, () => Record<string, string | undefined>]>([
+    ['another client', () => ({ client_id: otherClientId })],
+    ['a wrong PKCE verifier', () => ({ code_verifier: 'x'.repeat(43) })],
+    ['another redirect URI', () => ({ redirect_uri: 'http://127.0.0.1:4711/other' })],
+    ['no redirect URI although the request named one', () => ({ redirect_uri: undefined })],
   ])('refuses a code presented with %s', async (_label, overrides) => {
     const { code, verifier } = await approvedCode();
-    const res = await exchange(code, verifier, { ...overrides, ...(overrides.client_id === 'OTHER' ? { client_id: otherClientId } : {}) });
+    const res = await exchange(code, verifier, overrides());
 
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_grant');
