@@ -84,7 +84,12 @@ export interface Flow {
 }
 
 /** Opens the consent page and asks for a code to `email`; returns the page path and its CSRF token. */
-export async function startConsent({ h, ctx }: Flow, clientId: string, challenge: string, overrides: Record<string, string | undefined> = {}) {
+export async function startConsent(
+  { h, ctx }: Flow,
+  clientId: string,
+  challenge: string,
+  overrides: Record<string, string | undefined> = {},
+): Promise<{ path: string; csrf: string; page: { status: number; text: string; headers: Record<string, string> } }> {
   const start = await h.api.get('/oauth/authorize').query(authorizeQuery(clientId, challenge, overrides)).set(h.as(ctx));
   if (start.status !== 303) throw new Error(`authorize answered ${start.status}: ${start.text}`);
   const path = consentPath(start.headers.location as string);

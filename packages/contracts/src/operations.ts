@@ -386,9 +386,10 @@ export const OPERATIONS = [
     idempotent: false,
     sandbox: 'mirrored',
     tag: 'OAuth',
-    summary: 'OAuth 2.0 client credentials grant',
+    summary: 'OAuth 2.0 token endpoint: client credentials, authorization code and refresh token grants',
     description:
-      'Exchanges a client id and secret (in the body or with HTTP Basic) for a short-lived access token. `scope` may narrow the granted scopes; `resource` (RFC 8707) limits the token to the REST API or the MCP endpoint.',
+      'Exchanges a client id and secret (in the body or with HTTP Basic) for a short-lived access token. `scope` may narrow the granted scopes; `resource` (RFC 8707) limits the token to the REST API or the MCP endpoint. ' +
+      'Public clients of agent hosts use `authorization_code` (with `code`, `redirect_uri`, `code_verifier` and `client_id`, no secret) after the consent page, and `refresh_token`, which returns a new refresh token every time.',
     request: { body: { 'application/x-www-form-urlencoded': TokenRequest, 'application/json': TokenRequest } },
     responses: {
       200: {
@@ -406,7 +407,7 @@ export const OPERATIONS = [
       503: SERVICE_UNAVAILABLE,
     },
     headers: { 200: ['Cache-Control'], 401: ['WWW-Authenticate'] },
-    link: { rel: 'oauth_token', title: 'OAuth 2.0 token endpoint (client credentials)' },
+    link: { rel: 'oauth_token', title: 'OAuth token endpoint (client credentials, authorization code, refresh token)' },
   },
   {
     id: 'registerClient',
