@@ -148,7 +148,7 @@ describe('access tokens through the gateway', () => {
   });
 
   it('answers 400 unsupported_grant_type for another grant', async () => {
-    const res = await api.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code: 'x' });
+    const res = await api.post('/oauth/token').type('form').send({ grant_type: 'password', username: 'x', password: 'y' });
 
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('unsupported_grant_type');
