@@ -12,7 +12,7 @@ const TEXT = {
     title: 'Zugriff erlauben',
     switchTo: 'English',
     asks: (client: string) => `<strong>${client}</strong> möchte in Ihrem Namen die Merch-Shop-API nutzen.`,
-    from: 'Angemeldet über',
+    from: 'Anwendung von',
     wants: 'Erbeten wird:',
     scopes: {
       'catalog:read': 'Produkte, Farben, Größen und Preise lesen',
@@ -20,11 +20,11 @@ const TEXT = {
       'requests:write': 'Shop-Anfragen für Ihre Organisation stellen',
       'requests:read': 'den Stand Ihrer Shop-Anfragen lesen',
     } satisfies Record<Scope, string>,
-    emailStep: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse. Wir senden Ihnen einen 6-stelligen Code.',
+    emailStep: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse. Wir senden Ihnen einen 6\u2011stelligen Code.',
     email: 'E-Mail-Adresse',
     sendCode: 'Code senden',
     codeSent: (minutes: number) =>
-      `Wenn diese Adresse E-Mails empfangen kann, ist ein 6-stelliger Code unterwegs. Er gilt ${minutes} Minuten.`,
+      `Wenn diese Adresse E-Mails empfangen kann, ist ein 6\u2011stelliger Code unterwegs. Er gilt ${minutes} Minuten.`,
     code: 'Code aus der E-Mail',
     mode: 'Modus',
     live: 'Live',
@@ -57,7 +57,7 @@ const TEXT = {
     title: 'Allow access',
     switchTo: 'Deutsch',
     asks: (client: string) => `<strong>${client}</strong> wants to use the Merch-Shop API on your behalf.`,
-    from: 'Signed in through',
+    from: 'App published by',
     wants: 'It asks to:',
     scopes: {
       'catalog:read': 'read products, colours, sizes and prices',
@@ -65,10 +65,10 @@ const TEXT = {
       'requests:write': 'submit shop requests for your organization',
       'requests:read': 'read the status of your shop requests',
     } satisfies Record<Scope, string>,
-    emailStep: 'First confirm your e-mail address. We will send you a 6-digit code.',
+    emailStep: 'First confirm your e-mail address. We will send you a 6\u2011digit code.',
     email: 'E-mail address',
     sendCode: 'Send code',
-    codeSent: (minutes: number) => `If this address can receive e-mail, a 6-digit code is on its way. It is valid for ${minutes} minutes.`,
+    codeSent: (minutes: number) => `If this address can receive e-mail, a 6\u2011digit code is on its way. It is valid for ${minutes} minutes.`,
     code: 'Code from the e-mail',
     mode: 'Mode',
     live: 'Live',
@@ -128,6 +128,7 @@ const CSS = `
 body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 main { max-width: 34rem; margin: 0 auto; padding: 2rem 1rem 3rem; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 1.25rem; }
+.card + p { margin-top: 1rem; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; }
 p { margin: 0 0 1rem; overflow-wrap: anywhere; }
 ul { margin: 0 0 1rem; padding-left: 1.25rem; }
