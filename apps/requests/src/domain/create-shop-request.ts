@@ -41,7 +41,8 @@ import type { IntakeQueue } from '../intake/intake-queue.js';
 import type { ShopRequestQuotas } from '../store/shop-request-quotas.js';
 import { ClaimAbandonedError, type ShopRequestStore, type StoredShopRequest } from '../store/shop-request-store.js';
 import { createProductIndex, type ProductIndex } from './product-index.js';
-import { buildShopRequestResult, unknownProductsInRawBody } from './shop-request-result.js';
+import { unknownProductsInRawBody } from './requested-line.js';
+import { buildShopRequestResult } from './shop-request-result.js';
 
 type Counter = ReturnType<Metrics['counter']>;
 

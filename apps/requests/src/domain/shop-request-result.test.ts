@@ -1,7 +1,8 @@
 import { ShopRequestBody, ShopRequestResult, type Product, type ShopRequestInput } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import { createProductIndex } from './product-index.js';
-import { buildShopRequestResult, estimatePriceFrom, nextSteps, unknownProductsInRawBody, type ResultContext } from './shop-request-result.js';
+import { unknownProductsInRawBody } from './requested-line.js';
+import { buildShopRequestResult, estimatePriceFrom, nextSteps, type ResultContext } from './shop-request-result.js';
 
 const shirt: Product = {
   handle: 'bio-t-shirt-unisex',

@@ -12,6 +12,8 @@ import {
 } from '@msa/contracts';
 import type { ProductIndex } from './product-index.js';
 import { isNonPublicUrl } from './public-host.js';
+import { checkRequestedLine, unknownProduct } from './requested-line.js';
+import { volumeTierFor } from './volume-tiers.js';
 
 export interface ResultContext {
   id: string;
@@ -31,12 +33,7 @@ export type ResultOutcome = { ok: true; result: ShopRequestResult } | { ok: fals
  */
 export function estimatePriceFrom(product: Product, shopType: ShopType, teamSize?: number): number | null {
   if (shopType === 'b2c') return product.printed_price_from ?? null;
-  const tiers = [...(product.quantity_prices_dtf?.tiers ?? [])].sort((a, b) => a.ab - b.ab);
-  const first = tiers[0];
-  if (!first) return null;
-  if (teamSize === undefined) return first.netto;
-  const fitting = tiers.filter((tier) => tier.ab <= teamSize).at(-1);
-  return (fitting ?? first).netto;
+  return volumeTierFor(product, teamSize ?? 0)?.netto ?? null;
 }
 
 export function nextSteps({ id, sandbox, anonymous, publicBaseUrl }: Omit<ResultContext, 'createdAt'>): string {
@@ -63,31 +60,6 @@ export function nextSteps({ id, sandbox, anonymous, publicBaseUrl }: Omit<Result
   );
 }
 
-function unknownProduct(field: string, reference: string): FieldProblem {
-  return {
-    field: `${field}.product`,
-    message: `unknown product '${reference}'; use a handle or title listed by GET /v1/products`,
-  };
-}
-
-/**
- * Unknown products in a body that failed its schema, so a 422 names every
- * problem at once instead of the product ones only after the rest is fixed.
- */
-export function unknownProductsInRawBody(raw: unknown, products: ProductIndex): FieldProblem[] {
-  const list = raw && typeof raw === 'object' ? (raw as { products?: unknown }).products : undefined;
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((entry: unknown, i) => {
-    const reference = entry && typeof entry === 'object' ? (entry as { product?: unknown }).product : undefined;
-    if (typeof reference !== 'string' || reference.trim() === '' || products.find(reference)) return [];
-    return [unknownProduct(`products.${i}`, reference)];
-  });
-}
-
-function sameText(a: string, b: string): boolean {
-  return a.normalize('NFC').trim().toLowerCase() === b.normalize('NFC').trim().toLowerCase();
-}
-
 /**
  * Resolves every requested product against the catalog and builds the
  * result. Unknown products are problems (422); everything else the operator
@@ -106,26 +78,8 @@ export function buildShopRequestResult(body: ShopRequestBody, products: ProductI
       problems.push(unknownProduct(field, requested.product));
       return;
     }
-    if (product.available === false) {
-      warnings.push(`${field}.product: '${product.title}' is currently not available; the operator will suggest an alternative.`);
-    }
-
-    const listed = product.colors ?? [];
-    const colors = (requested.colors ?? []).map((color) => {
-      const match = listed.find((c) => sameText(c, color));
-      if (match) return match;
-      if (listed.length > 0) {
-        warnings.push(
-          `${field}.colors: '${color}' is not listed for '${product.title}' (listed: ${listed.join(', ')}); ` +
-            'the operator will suggest the closest listed color.',
-        );
-      }
-      return color;
-    });
-
-    if (requested.decoration === 'stick') {
-      warnings.push(`${field}.decoration: embroidery (stick) is paused; the operator will suggest print (dtf) instead.`);
-    }
+    const checked = checkRequestedLine(field, product, requested);
+    warnings.push(...checked.warnings);
 
     (requested.designs ?? []).forEach((design, j) => {
       if (design.logo_url && isNonPublicUrl(design.logo_url)) {
@@ -139,7 +93,7 @@ export function buildShopRequestResult(body: ShopRequestBody, products: ProductI
     resultProducts.push({
       product: product.title,
       handle: product.handle,
-      colors,
+      colors: checked.colors,
       decoration: requested.decoration,
       designs: requested.designs?.length ?? 0,
       estimated_price_from: estimatePriceFrom(product, shopType, body.team_size),
