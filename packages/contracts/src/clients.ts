@@ -4,6 +4,7 @@
 import { Product, ProductList, type ProductListQuery, Pricing } from './catalog.js';
 import { ShopList } from './shops.js';
 import { ShopRequestResult } from './shop-requests.js';
+import { Quote } from './quotes.js';
 import { GrantStatusResponse, IntrospectionResponse } from './identity.js';
 import { ErrorEnvelope } from './errors.js';
 import { INTERNAL_AUTH_HEADER, type CallContext, type ServiceName } from './internal.js';
@@ -143,6 +144,9 @@ export function createRequestsClient(opts: Omit<ServiceClientOptions, 'audience'
       }),
     getShopRequest: (ctx: CallContext, id: string) =>
       c.call(ShopRequestResult, 'GET', `/v1/shop-requests/${encodeURIComponent(id)}`, ctx),
+    /** The body goes as given: the requests service validates it and answers a 422 with every problem. */
+    createQuote: (ctx: CallContext, body: unknown) => c.call(Quote, 'POST', '/v1/quotes', ctx, { body }),
+    getQuote: (ctx: CallContext, id: string) => c.call(Quote, 'GET', `/v1/quotes/${encodeURIComponent(id)}`, ctx),
   };
 }
 export type RequestsClient = ReturnType<typeof createRequestsClient>;

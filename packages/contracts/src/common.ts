@@ -70,6 +70,11 @@ export const LIMITS = {
   /** A public client or a refresh token unused this long expires. */
   publicClientIdleDays: 30,
   refreshTokenIdleDays: 30,
+  /** A quote is stored, and can be read back and named by a shop request, this long after it was made. */
+  quoteLifetimeDays: 30,
+  /** Lines of one quote, and the pieces of one line. */
+  quoteLinesMax: 20,
+  quoteQuantityMax: 100_000,
 } as const;
 
 /**
@@ -106,5 +111,9 @@ export const VAT_RATE = 0.19;
 export const CURRENCY = 'EUR';
 export const HANDLE_PATTERN = /^[a-z0-9-]+$/;
 export const SHOP_REQUEST_ID_PATTERN = /^req_[0-9a-f]{16}$/;
+export const QUOTE_ID_PATTERN = /^quo_[0-9a-f]{16}$/;
 
 export const DateTime = z.iso.datetime({ offset: true });
+
+/** Here rather than beside the quote, because a shop request names one too. */
+export const QuoteId = z.string().regex(QUOTE_ID_PATTERN, 'must match ^quo_[0-9a-f]{16}$');

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, title: 'Not found', hint: 'GET / lists every resource of this API.' },
   product_not_found: { status: 404, title: 'Product not found', hint: 'GET /v1/products lists every handle.' },
   shop_request_not_found: { status: 404, title: 'Shop request not found', hint: 'Use the `id` returned by POST /v1/shop-requests.' },
+  quote_not_found: { status: 404, title: 'Quote not found', hint: 'Use the `quote_id` returned by POST /v1/quotes; an expired quote is gone, so ask for a new one.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', hint: 'The `Allow` header lists the methods this path accepts.' },
   not_acceptable: { status: 406, title: 'Not acceptable', hint: 'Accept `application/json` (or `text/markdown` on documentation URLs).' },
   request_timeout: { status: 408, title: 'Request timeout', hint: 'Send the whole request without pausing; the connection was closed, so open a new one and retry.' },

@@ -4,6 +4,8 @@ export * from './errors.js';
 export * from './catalog.js';
 export * from './shops.js';
 export * from './shop-requests.js';
+export * from './quotes.js';
+export * from './intake.js';
 export * from './identity.js';
 export * from './internal.js';
 export * from './mail-jobs.js';

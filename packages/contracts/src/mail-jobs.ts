@@ -2,7 +2,7 @@
 // worker through the same SMTP transport. Today one kind: the consent page's
 // one-time code. The address and the code travel sealed (service-kit
 // `createSealedText` with MAIL_JOB_SEAL_PURPOSE), so Redis never holds them in clear.
-import { RequestTrace } from './shop-requests.js';
+import { RequestTrace } from './intake.js';
 import { z } from './zod.js';
 
 export const MAIL_QUEUE = 'mail';

@@ -1,4 +1,4 @@
-import { DateTime, LIMITS, SHOP_REQUEST_ID_PATTERN } from './common.js';
+import { DateTime, LIMITS, QuoteId, SHOP_REQUEST_ID_PATTERN } from './common.js';
 import { z } from './zod.js';
 
 export const ORGANIZATION_TYPES = ['schule', 'verein', 'unternehmen', 'handwerk', 'gastro'] as const;
@@ -69,6 +69,9 @@ export const ShopRequestBody = z
     occasion: z.string().max(LIMITS.occasionMax).optional(),
     team_size: z.number().int().min(1).max(1_000_000).optional(),
     notes: z.string().max(LIMITS.notesMax).optional(),
+    quote_id: QuoteId.optional().describe(
+      'The quote_id of a quote (POST /v1/quotes) this request is based on; its lines and totals reach the operator with the request. An unknown or expired quote is a 422 on this field.',
+    ),
   })
   .superRefine((body, ctx) => {
     // Rule 1: without products the operator has nothing to build unless asked to design.
@@ -111,42 +114,8 @@ export const ShopRequestResult = z
     next_steps: z.string(),
     warnings: z.array(z.string()),
     upstream: z.record(z.string(), z.unknown()).nullable(),
+    /** Only on a request that named a quote. */
+    quote_id: QuoteId.optional(),
   })
   .openapi('ShopRequestResult');
 export type ShopRequestResult = z.infer<typeof ShopRequestResult>;
-
-/** Where an accepted request came from, so the worker's log lines join the request's. */
-export const RequestTrace = z.object({ request_id: z.string().optional(), traceparent: z.string().optional() });
-export type RequestTrace = z.infer<typeof RequestTrace>;
-
-/**
- * Who submitted a request when a person confirmed their address on the
- * consent page (authorization code grant): the operator e-mail and the
- * internal list say so, with the client they authorized.
- */
-export const ConfirmedSubmitter = z.object({
-  email: z.string(),
-  client_id: z.string(),
-  client_name: z.string(),
-});
-export type ConfirmedSubmitter = z.infer<typeof ConfirmedSubmitter>;
-
-/**
- * The payload of a job on the `intake` queue. It carries the whole accepted
- * request so the worker needs no other store; it never carries credentials.
- */
-export const IntakeJob = z.object({
-  request_id: ShopRequestId,
-  body: ShopRequestBody,
-  result: ShopRequestResult,
-  owner_id: z.string(),
-  request_trace: RequestTrace.default({}),
-  /** Present when the submitter's address was confirmed; older payloads have none. */
-  submitter: ConfirmedSubmitter.optional(),
-});
-export type IntakeJob = z.infer<typeof IntakeJob>;
-export type IntakeJobInput = z.input<typeof IntakeJob>;
-
-export const INTAKE_QUEUE = 'intake';
-/** Redis stream of the internal request list (the key gets the deployment prefix). */
-export const INTAKE_LIST_STREAM = 'intake:list';

@@ -1,0 +1,48 @@
+// The `intake` queue between the requests service and the intake worker: the
+// payload of one job and what travels with it. The payload carries the whole
+// accepted request, and the quote it named, so the worker needs no other store.
+import { Quote } from './quotes.js';
+import { ShopRequestBody, ShopRequestId, ShopRequestResult } from './shop-requests.js';
+import { z } from './zod.js';
+
+/** Where an accepted request came from, so the worker's log lines join the request's. */
+export const RequestTrace = z.object({ request_id: z.string().optional(), traceparent: z.string().optional() });
+export type RequestTrace = z.infer<typeof RequestTrace>;
+
+/**
+ * Who submitted a request when a person confirmed their address on the
+ * consent page (authorization code grant): the operator e-mail and the
+ * internal list say so, with the client they authorized.
+ */
+export const ConfirmedSubmitter = z.object({
+  email: z.string(),
+  client_id: z.string(),
+  client_name: z.string(),
+});
+export type ConfirmedSubmitter = z.infer<typeof ConfirmedSubmitter>;
+
+/**
+ * The payload of a job on the `intake` queue. It carries the whole accepted
+ * request so the worker needs no other store; it never carries credentials.
+ */
+export const IntakeJob = z.object({
+  request_id: ShopRequestId,
+  body: ShopRequestBody,
+  result: ShopRequestResult,
+  owner_id: z.string(),
+  request_trace: RequestTrace.default({}),
+  /** Present when the submitter's address was confirmed; older payloads have none. */
+  submitter: ConfirmedSubmitter.optional(),
+  /**
+   * The quote the request named, as stored when it was made. `body` then
+   * leaves out `quote_id`: the previous worker's body schema is strict and
+   * would refuse it, while it drops this unknown field and delivers the rest.
+   */
+  quote: Quote.optional(),
+});
+export type IntakeJob = z.infer<typeof IntakeJob>;
+export type IntakeJobInput = z.input<typeof IntakeJob>;
+
+export const INTAKE_QUEUE = 'intake';
+/** Redis stream of the internal request list (the key gets the deployment prefix). */
+export const INTAKE_LIST_STREAM = 'intake:list';
