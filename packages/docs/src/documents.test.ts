@@ -13,7 +13,7 @@ import {
 } from './documents.js';
 import { renderHtmlPage, slugify } from './html.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
-import { ASSET_PATHS, DOCUMENT_PATHS } from './router.js';
+import { ASSET_PATHS, DISCOVERY_PATHS, DOCUMENT_PATHS } from './router.js';
 import { buildServiceDocument } from './service-document.js';
 import { TemplateError, fillTemplate } from './template.js';
 
@@ -82,7 +82,7 @@ describe('the operation table and the documents router', () => {
   it('sends to the documents exactly the paths the router answers', () => {
     const toDocs = OPERATIONS.filter((op) => op.service === 'docs').map((op) => op.path);
 
-    expect([...new Set(toDocs)].sort()).toEqual([...DOCUMENT_PATHS, ...ASSET_PATHS].sort());
+    expect([...new Set(toDocs)].sort()).toEqual([...DOCUMENT_PATHS, ...ASSET_PATHS, ...DISCOVERY_PATHS].sort());
   });
 });
 

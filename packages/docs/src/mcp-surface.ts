@@ -15,3 +15,14 @@ export type McpResourceName = (typeof MCP_RESOURCES)[number]['name'];
 
 /** The MCP protocol revisions the endpoint serves. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2026-07-28'] as const;
+
+/**
+ * Who the MCP endpoint says it is (`serverInfo`), and so what its server card
+ * and MCP Registry entry say. The registry keeps every published version, so
+ * a release that changes the MCP surface raises `version` here.
+ */
+export const MCP_SERVER_INFO = {
+  name: 'merch-shop-agent-api',
+  title: 'Merch-Shop Agent API',
+  version: '1.0.0',
+} as const;

@@ -12,7 +12,11 @@ import {
   renderServiceDocumentMarkdown,
   renderVersioningMarkdown,
 } from './documents.js';
+import { buildAgentSkillsIndex, isAgentSkillName, renderAgentSkill } from './agent-skills.js';
+import { API_CATALOG_TYPE, apiCatalogSelfLink, buildApiCatalog, entryPointLinks } from './api-catalog.js';
+import { DEFAULT_CONTENT_SIGNAL, parseContentSignal, renderRobotsTxt, renderSitemapXml, type ContentSignal } from './crawling.js';
 import { FAVICON_PATH, FAVICON_SVG, FAVICON_TYPE } from './favicon.js';
+import { SERVER_CARD_TYPE, buildMcpCatalog, buildMcpServerCard, buildRegistryServerJson } from './mcp-server-card.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
 import { buildServiceDocument } from './service-document.js';
 
@@ -21,6 +25,10 @@ export interface DocsRouterOptions {
   publicBaseUrl: string;
   /** `Cache-Control: max-age` of the documents; default 300 s. */
   maxAgeSeconds?: number;
+  /** robots.txt's `Content-Signal` (`search=yes, ai-input=yes, ai-train=no` by default); a bad one throws here, at start. */
+  contentSignal?: string | ContentSignal;
+  /** The MCP Registry's domain proof (`v=MCPv1; k=…; p=…`); without it `/.well-known/mcp-registry-auth` is a 404. */
+  mcpRegistryAuth?: string;
 }
 
 /** The paths this router answers (GET and HEAD only); the gateway routes exactly these here. */
@@ -28,6 +36,26 @@ export const DOCUMENT_PATHS = ['/', '/openapi.json', '/llms.txt', '/agents.md', 
 
 /** Paths the router answers that are not documents (no Markdown form); the gateway routes these here too. */
 export const ASSET_PATHS = [FAVICON_PATH] as const;
+
+/**
+ * The discovery documents (one representation each, in the operation table's
+ * path form): crawling rules, the API catalog, the MCP server cards and
+ * catalogs, the MCP Registry entry and proof, the agent skills.
+ */
+export const DISCOVERY_PATHS = [
+  '/robots.txt',
+  '/sitemap.xml',
+  '/.well-known/api-catalog',
+  '/mcp/server-card',
+  '/.well-known/mcp/server-card.json',
+  '/.well-known/mcp.json',
+  '/.well-known/mcp/catalog.json',
+  '/.well-known/ai-catalog.json',
+  '/server.json',
+  '/.well-known/mcp-registry-auth',
+  '/.well-known/agent-skills/index.json',
+  '/.well-known/agent-skills/{name}/SKILL.md',
+] as const;
 
 export const MARKDOWN = 'text/markdown; charset=utf-8';
 
@@ -86,6 +114,9 @@ export function wantsMarkdown(req: Request, primary: Kind): boolean {
   return best === 'text/markdown';
 }
 
+/** The pages whose `Link` field names the OpenAPI document, the portal, the API catalog and the agent instructions. */
+const ENTRY_POINTS = new Set<string>(['/', '/developers']);
+
 function etagOf(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
@@ -105,9 +136,12 @@ function notModified(req: Request, etag: string): boolean {
  * portal. Mount it at the root; for sandbox requests strip `/sandbox` from
  * `req.url` and set `res.locals.sandbox = true` first, and every API link in
  * the answer points at the sandbox. It also answers `/favicon.ico` (the
- * portal's icon). Anything else falls through to `next()`.
+ * portal's icon) and the discovery documents of `DISCOVERY_PATHS`, which
+ * describe both environments and so ignore the sandbox flag, except the MCP
+ * server card. Anything else falls through to `next()`, as do an unknown
+ * skill and the registry proof of a deployment that has none.
  */
-export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300 }: DocsRouterOptions): Router {
+export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300, contentSignal, mcpRegistryAuth }: DocsRouterOptions): Router {
   const router = Router();
   const base = normalizeBaseUrl(publicBaseUrl);
   const cache = new Map<string, Rendered & { etag: string }>();
@@ -129,11 +163,13 @@ export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300 }: DocsRou
       res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
       res.setHeader('ETag', rendered.etag);
       if (doc.primary !== 'markdown') {
+        const alternateType = kind === 'markdown' ? MEDIA[doc.primary] : 'text/markdown';
+        // The entry points also point at everything an agent looks for first (RFC 8288, RFC 9727 §3).
         res.setHeader(
           'Link',
-          kind === 'markdown'
-            ? `<${url}>; rel="alternate"; type="${MEDIA[doc.primary]}"`
-            : `<${url}>; rel="alternate"; type="text/markdown"`,
+          ENTRY_POINTS.has(doc.path)
+            ? entryPointLinks(ctx, { url, alternateType })
+            : `<${url}>; rel="alternate"; type="${alternateType}"`,
         );
       }
       if (notModified(req, rendered.etag)) return void res.status(304).end();
@@ -151,5 +187,101 @@ export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300 }: DocsRou
     res.status(200).setHeader('Content-Type', FAVICON_TYPE);
     res.send(FAVICON_SVG);
   });
+
+  serveDiscovery(router, { base, maxAgeSeconds, cache, contentSignal: parseSignal(contentSignal), mcpRegistryAuth });
   return router;
+}
+
+function parseSignal(signal: string | ContentSignal | undefined): ContentSignal {
+  if (signal === undefined) return parseContentSignal(DEFAULT_CONTENT_SIGNAL);
+  return typeof signal === 'string' ? parseContentSignal(signal) : signal;
+}
+
+interface Discovery {
+  base: string;
+  maxAgeSeconds: number;
+  cache: Map<string, Rendered & { etag: string }>;
+  contentSignal: ContentSignal;
+  mcpRegistryAuth: string | undefined;
+}
+
+/** A discovery document: one media type, rendered for production unless `mirrored`. */
+interface DiscoveryDoc {
+  path: string;
+  type: string;
+  /** True for the one document that has a sandbox copy (`/sandbox/mcp/server-card`). */
+  mirrored?: boolean;
+  /** Public metadata read by browser-based clients too (the server card draft requires CORS). */
+  cors?: boolean;
+  render(ctx: DocContext): string;
+  headers?(ctx: DocContext): Record<string, string>;
+}
+
+const JSON_TYPE = CONTENT_TYPES.json;
+
+function discoveryDocuments(d: Discovery): DiscoveryDoc[] {
+  const card = (ctx: DocContext) => json(buildMcpServerCard(ctx));
+  const catalog = (ctx: DocContext) => json(buildMcpCatalog(ctx));
+  return [
+    { path: '/robots.txt', type: 'text/plain; charset=utf-8', render: (ctx) => renderRobotsTxt(ctx, { contentSignal: d.contentSignal }) },
+    { path: '/sitemap.xml', type: 'application/xml; charset=utf-8', render: (ctx) => renderSitemapXml(ctx) },
+    {
+      path: '/.well-known/api-catalog',
+      type: API_CATALOG_TYPE,
+      cors: true,
+      render: (ctx) => json(buildApiCatalog(ctx)),
+      headers: (ctx) => ({ Link: apiCatalogSelfLink(ctx) }),
+    },
+    { path: '/mcp/server-card', type: SERVER_CARD_TYPE, mirrored: true, cors: true, render: card },
+    { path: '/.well-known/mcp/server-card.json', type: JSON_TYPE, cors: true, render: card },
+    { path: '/.well-known/mcp.json', type: JSON_TYPE, cors: true, render: card },
+    { path: '/.well-known/mcp/catalog.json', type: JSON_TYPE, cors: true, render: catalog },
+    { path: '/.well-known/ai-catalog.json', type: 'application/ai-catalog+json', cors: true, render: catalog },
+    { path: '/server.json', type: JSON_TYPE, cors: true, render: (ctx) => json(buildRegistryServerJson(ctx.publicBaseUrl)) },
+    { path: '/.well-known/agent-skills/index.json', type: JSON_TYPE, cors: true, render: (ctx) => json(buildAgentSkillsIndex(ctx)) },
+  ];
+}
+
+function serveDiscovery(router: Router, d: Discovery): void {
+  const send = (req: Request, res: Response, doc: Pick<DiscoveryDoc, 'path' | 'type' | 'cors' | 'headers'>, ctx: DocContext, body: () => string) => {
+    const key = `${doc.path}|${ctx.sandbox}`;
+    let rendered = d.cache.get(key);
+    if (!rendered) {
+      const text = body();
+      rendered = { kind: 'json', body: text, etag: etagOf(text) };
+      d.cache.set(key, rendered);
+    }
+    res.setHeader('Cache-Control', `public, max-age=${d.maxAgeSeconds}`);
+    res.setHeader('ETag', rendered.etag);
+    if (doc.cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
+      res.setHeader('Access-Control-Allow-Headers', 'Content-Type, If-None-Match');
+      res.setHeader('Access-Control-Expose-Headers', 'ETag');
+    }
+    for (const [name, value] of Object.entries(doc.headers?.(ctx) ?? {})) res.setHeader(name, value);
+    if (notModified(req, rendered.etag)) return void res.status(304).end();
+    res.status(200).setHeader('Content-Type', doc.type);
+    res.send(rendered.body);
+  };
+
+  for (const doc of discoveryDocuments(d)) {
+    router.get(doc.path, (req, res) => {
+      const ctx: DocContext = { publicBaseUrl: d.base, sandbox: doc.mirrored === true && res.locals.sandbox === true };
+      send(req, res, doc, ctx, () => doc.render(ctx));
+    });
+  }
+
+  const production: DocContext = { publicBaseUrl: d.base, sandbox: false };
+  router.get('/.well-known/agent-skills/:name/SKILL.md', (req, res, next) => {
+    const name = req.params.name;
+    if (typeof name !== 'string' || !isAgentSkillName(name)) return next();
+    send(req, res, { path: `/.well-known/agent-skills/${name}/SKILL.md`, type: MARKDOWN, cors: true }, production, () => renderAgentSkill(name, production));
+  });
+
+  router.get('/.well-known/mcp-registry-auth', (req, res, next) => {
+    if (!d.mcpRegistryAuth) return next();
+    // The registry fetches this with Accept: text/plain, follows no redirect and ignores surrounding whitespace.
+    send(req, res, { path: '/.well-known/mcp-registry-auth', type: 'text/plain; charset=utf-8' }, production, () => `${d.mcpRegistryAuth!.trim()}\n`);
+  });
 }

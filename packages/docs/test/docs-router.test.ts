@@ -58,12 +58,39 @@ describe('documents router', () => {
   }
 
   it('advertises the Markdown alternate on JSON and HTML answers', async () => {
-    for (const path of ['/', '/v1/onboarding', '/developers', '/openapi.json']) {
+    for (const path of ['/v1/onboarding', '/openapi.json']) {
       const res = await request(app).get(path);
 
       expect(res.headers.link).toBe(`<${BASE}${path}>; rel="alternate"; type="text/markdown"`);
       expect(res.headers.vary).toContain('Accept');
     }
+  });
+
+  it('links the entry points / and /developers to the OpenAPI document, the portal, the API catalog and llms.txt (RFC 8288)', async () => {
+    for (const path of ['/', '/developers']) {
+      const res = await request(app).get(path);
+      const markdown = await request(app).get(path).set('Accept', 'text/markdown');
+
+      expect(res.headers.link).toBe(
+        [
+          `<${BASE}/openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json"`,
+          `<${BASE}/developers>; rel="service-doc"; type="text/html"`,
+          `<${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`,
+          `<${BASE}/llms.txt>; rel="describedby"; type="text/markdown"`,
+          `<${BASE}${path}>; rel="alternate"; type="text/markdown"`,
+        ].join(', '),
+      );
+      expect(markdown.headers.link).toContain(`<${BASE}${path}>; rel="alternate"; type="${path === '/' ? 'application/json' : 'text/html'}"`);
+      expect(res.headers.vary).toContain('Accept');
+    }
+  });
+
+  it('links the sandbox entry points to the sandbox documents and the one API catalog', async () => {
+    const res = await request(app).get('/sandbox/');
+
+    expect(res.headers.link).toContain(`<${BASE}/sandbox/openapi.json>; rel="service-desc"`);
+    expect(res.headers.link).toContain(`<${BASE}/sandbox/developers>; rel="service-doc"`);
+    expect(res.headers.link).toContain(`<${BASE}/.well-known/api-catalog>; rel="api-catalog"`);
   });
 
   it('keeps the default for a browser Accept header', async () => {

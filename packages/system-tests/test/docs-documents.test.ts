@@ -69,9 +69,11 @@ describe('documentation URLs through the gateway', () => {
   }
 
   it('advertises the Markdown alternate of JSON and HTML documents', async () => {
-    const res = await get('/developers');
+    const portal = await get('/developers');
+    const onboarding = await get('/v1/onboarding');
 
-    expect(res.headers.get('link')).toBe(`<${system.baseUrl}/developers>; rel="alternate"; type="text/markdown"`);
+    expect(portal.headers.get('link')).toContain(`<${system.baseUrl}/developers>; rel="alternate"; type="text/markdown"`);
+    expect(onboarding.headers.get('link')).toBe(`<${system.baseUrl}/v1/onboarding>; rel="alternate"; type="text/markdown"`);
   });
 
   it('answers a repeated request with 304 when the ETag matches', async () => {
