@@ -47,7 +47,7 @@ describe('POST /mcp with a 2025-11-25 client', () => {
     expect(res.body).toEqual({ jsonrpc: '2.0', id: ping.id, result: {} });
   });
 
-  it('lists the five tools with input and output schemas, titles and annotations', async () => {
+  it('lists every tool of the contracts table with input and output schemas, titles and annotations', async () => {
     const res = await h.rpc(legacyRequest('tools/list'), { headers: { 'MCP-Protocol-Version': LEGACY_VERSION } });
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool definitions are deep JSON under test
@@ -70,6 +70,8 @@ describe('POST /mcp with a 2025-11-25 client', () => {
     expect(byName.create_shop_request!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.create_shop_request!.inputSchema.required).toEqual(expect.arrayContaining(['organization', 'shop_name']));
     expect(byName.create_shop_request!.inputSchema.properties).toHaveProperty('idempotency_key');
+    expect(byName.get_shop_request!.inputSchema.required).toEqual(['id']);
+    expect(byName.get_shop_request!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
   });
 
   it('lists each tool with the title and read-only hint of the contracts table', async () => {
@@ -108,7 +110,7 @@ describe('POST /mcp with a 2025-11-25 client', () => {
     expect(res.status).toBe(200);
     expect(Array.isArray(res.body)).toBe(true);
     expect(res.body.map((r: { id: number }) => r.id)).toEqual([ping.id, list.id, unknown.id]);
-    expect(res.body[1].result.tools).toHaveLength(5);
+    expect(res.body[1].result.tools).toHaveLength(MCP_TOOLS.length);
     expect(res.body[2].error.code).toBe(-32601);
   });
 
@@ -213,7 +215,7 @@ describe('POST /mcp with a 2026-07-28 client', () => {
     const listed = await h.rpc(list.body, { headers: list.headers });
     const called = await h.rpc(call.body, { headers: call.headers });
 
-    expect(listed.body.result.tools).toHaveLength(5);
+    expect(listed.body.result.tools).toHaveLength(MCP_TOOLS.length);
     expect(called.status).toBe(200);
     expect(called.body.result.structuredContent.currency).toBe('EUR');
   });

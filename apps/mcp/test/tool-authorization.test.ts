@@ -1,6 +1,7 @@
-// Authorization per tool: create_shop_request needs requests:write, and the
-// refusal is an HTTP 401/403 with a Bearer challenge an OAuth-capable host
-// follows; every read stays open, and the sandbox takes anonymous requests.
+// Authorization per tool: create_shop_request needs requests:write and
+// get_shop_request requests:read, and the refusal is an HTTP 401/403 with a
+// Bearer challenge an OAuth-capable host follows; catalog and shop reads stay
+// open, and the sandbox takes anonymous requests and reads them back.
 import { createMetrics, type Metrics } from '@msa/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -152,6 +153,56 @@ describe('create_shop_request on /sandbox/mcp', () => {
     expect(res.status).toBe(200);
     expect(res.headers['www-authenticate']).toBeUndefined();
     expect(res.body.result.structuredContent).toMatchObject({ status: 'received', sandbox: true });
+  });
+});
+
+describe('get_shop_request', () => {
+  const read = (id = 'req_0123456789abcdef') => callTool('get_shop_request', { id });
+
+  it('without credentials on /mcp answers 401 with a Bearer challenge naming requests:read, and the sandbox as the way without', async () => {
+    const message = read();
+
+    const res = await h.rpc(message, { ctx: anonymous });
+
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${MCP_METADATA}", scope="requests:read"`);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: message.id, error: { code: -32000, data: { error: { code: 'unauthorized' } } } });
+    expect(res.body.error.message).toContain('get_shop_request needs authorization');
+    expect(res.body.error.data.error.hint).toContain(`${TEST_BASE_URL}/sandbox/mcp reads back`);
+  });
+
+  it('answers a 2026-07-28 request the same way', async () => {
+    const { body, headers } = modernRequest('tools/call', { name: 'get_shop_request', arguments: { id: 'req_0123456789abcdef' } }, 'get_shop_request');
+
+    const res = await h.rpc(body, { ctx: anonymous, headers });
+
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toContain('scope="requests:read"');
+  });
+
+  it('with credentials lacking requests:read gets 403 insufficient_scope with a step-up challenge', async () => {
+    const principal = livePrincipal({ scopes: ['catalog:read', 'requests:write'] });
+
+    const res = await h.rpc(read(), { ctx: { principal, sandbox: false } });
+
+    expect(res.status).toBe(403);
+    expect(res.headers['www-authenticate']).toBe(`Bearer error="insufficient_scope", scope="requests:read", resource_metadata="${MCP_METADATA}"`);
+    expect(res.body.error.data.error).toMatchObject({ code: 'insufficient_scope', status: 403 });
+  });
+
+  it('without credentials on /sandbox/mcp runs, as the client address', async () => {
+    const res = await h.rpc(read(), { ctx: { principal: null, sandbox: true }, headers: onSandboxPath });
+
+    expect(res.status).toBe(200);
+    expect(res.headers['www-authenticate']).toBeUndefined();
+    expect(res.body.result.structuredContent.error.code).toBe('shop_request_not_found');
+  });
+
+  it('with requests:read on /mcp runs', async () => {
+    const res = await h.rpc(read(), { ctx: { principal: livePrincipal({ scopes: ['requests:read'] }), sandbox: false } });
+
+    expect(res.status).toBe(200);
+    expect(res.body.result).toMatchObject({ isError: true, structuredContent: { error: { code: 'shop_request_not_found', status: 404 } } });
   });
 });
 

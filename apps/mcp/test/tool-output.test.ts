@@ -3,7 +3,7 @@
 // structuredContent on every result that validates against the advertised
 // JSON Schema with ajv, the validator the SDK ships, in strict mode.
 import { Ajv, addFormats } from '@modelcontextprotocol/server/validators/ajv';
-import type { McpToolName } from '@msa/contracts';
+import { MCP_TOOLS, type McpToolName } from '@msa/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LEGACY_VERSION,
@@ -20,11 +20,16 @@ import {
 let h: McpHarness;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool definitions are deep JSON under test
 let tools: Array<Record<string, any>>;
+// Tools with a scope run with credentials; the shop request read back is this principal's.
+const principal = livePrincipal();
+const withCredentials = { principal, sandbox: false };
 
 beforeAll(async () => {
   h = await startMcpHarness('mcp-tool-output');
   const res = await h.rpc(legacyRequest('tools/list'), { headers: { 'MCP-Protocol-Version': LEGACY_VERSION } });
   tools = res.body.result.tools;
+  const created = await h.rpc(callTool('create_shop_request', buildShopRequest()), { ctx: withCredentials });
+  CALLS.get_shop_request.ok.id = created.body.result.structuredContent.id;
 });
 
 afterAll(async () => {
@@ -57,6 +62,7 @@ const CALLS: Record<McpToolName, { ok: Record<string, unknown>; failing: Record<
   get_pricing: { ok: {}, failing: { surprise: true } },
   list_public_shops: { ok: {}, failing: { category: 'handwerk' } },
   create_shop_request: { ok: buildShopRequest(), failing: buildShopRequest({ shop_name: '' }) },
+  get_shop_request: { ok: { id: 'set in beforeAll' }, failing: { id: 'req_0000000000000000' } },
 };
 
 describe('initialize', () => {
@@ -94,7 +100,8 @@ describe('tools/list for a strict client', () => {
         expect.arrayContaining(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']),
       );
     }
-    const reads = tools.filter((t) => t.name !== 'create_shop_request');
+    const reads = tools.filter((t) => MCP_TOOLS.find((entry) => entry.name === t.name)?.readOnly);
+    expect(reads.map((t) => t.name)).toContain('get_shop_request');
     for (const tool of reads) expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, idempotentHint: true });
   });
 });
@@ -106,7 +113,7 @@ describe('tools/call for a strict client', () => {
       const validate = ajv.compile(tool.outputSchema);
       const plan = CALLS[tool.name as McpToolName];
       for (const [outcome, args] of [['ok', plan.ok], ['failing', plan.failing]] as const) {
-        const ctx = tool.name === 'create_shop_request' ? { principal: livePrincipal(), sandbox: false } : {};
+        const ctx = MCP_TOOLS.find((entry) => entry.name === tool.name)?.scope ? withCredentials : {};
         const res = await h.rpc(callTool(tool.name, args), { ctx });
         const result = res.body.result;
 

@@ -193,3 +193,65 @@ describe('tool create_shop_request', () => {
     expect(result.structuredContent.error.fields[0].field).toBe('idempotency_key');
   });
 });
+
+describe('tool get_shop_request', () => {
+  it('reads back a request with the credentials that created it, as create_shop_request returned it', async () => {
+    const principal = livePrincipal();
+    const created = await call('create_shop_request', buildShopRequest({ shop_name: 'Lindenhof Lesebuch' }), { principal, sandbox: false });
+
+    const read = await call('get_shop_request', { id: created.structuredContent.id }, { principal, sandbox: false });
+
+    expect(read.isError).toBeFalsy();
+    expect(read.structuredContent).toEqual(created.structuredContent);
+    expect(JSON.parse(read.content[0]!.text)).toEqual(read.structuredContent);
+  });
+
+  it('reads a sandbox request back on either path, as the REST API does', async () => {
+    const principal = sandboxPrincipal();
+    const created = await call('create_shop_request', buildShopRequest(), { principal, sandbox: true });
+
+    const onMcp = await call('get_shop_request', { id: created.structuredContent.id }, { principal, sandbox: false });
+
+    expect(onMcp.structuredContent).toMatchObject({ id: created.structuredContent.id, sandbox: true });
+  });
+
+  it('answers an unknown id with the 404 envelope of the REST API and a hint to use the id create_shop_request returned', async () => {
+    const read = await call('get_shop_request', { id: 'req_0000000000000000' }, { principal: livePrincipal(), sandbox: false });
+
+    expect(read.isError).toBe(true);
+    expect(read.structuredContent.error).toMatchObject({ code: 'shop_request_not_found', status: 404, docs: `${TEST_BASE_URL}/developers#shop_request_not_found` });
+    expect(read.structuredContent.error.hint).toContain('create_shop_request');
+    expect(read.content[0]!.text).toContain('Error 404 shop_request_not_found');
+  });
+
+  it("answers another principal's request with the 403 forbidden envelope of the REST API", async () => {
+    const created = await call('create_shop_request', buildShopRequest(), { principal: livePrincipal(), sandbox: false });
+
+    const read = await call('get_shop_request', { id: created.structuredContent.id }, { principal: livePrincipal(), sandbox: false });
+
+    expect(read.isError).toBe(true);
+    expect(read.structuredContent.error).toMatchObject({ code: 'forbidden', status: 403 });
+    expect(read.structuredContent.error.hint).toContain('credentials that created');
+  });
+
+  it('without credentials on /sandbox/mcp reads back what the same address created there, and nothing else', async () => {
+    const here = { principal: null, sandbox: true, ip: '198.51.100.23' };
+    const created = await call('create_shop_request', buildShopRequest(), here);
+
+    const same = await call('get_shop_request', { id: created.structuredContent.id }, here);
+    const elsewhere = await call('get_shop_request', { id: created.structuredContent.id }, { ...here, ip: '198.51.100.24' });
+    const withKey = await call('create_shop_request', buildShopRequest(), { principal: sandboxPrincipal(), sandbox: true });
+    const keyed = await call('get_shop_request', { id: withKey.structuredContent.id }, here);
+
+    expect(same.structuredContent).toMatchObject({ id: created.structuredContent.id, sandbox: true });
+    expect(elsewhere.structuredContent.error.code).toBe('forbidden');
+    expect(keyed.structuredContent.error.code).toBe('forbidden');
+  });
+
+  it('answers a malformed id with validation_failed on the field id', async () => {
+    const read = await call('get_shop_request', { id: 'req_123' }, { principal: livePrincipal(), sandbox: false });
+
+    expect(read.structuredContent.error.code).toBe('validation_failed');
+    expect(read.structuredContent.error.fields.map((f: { field: string }) => f.field)).toEqual(['id']);
+  });
+});

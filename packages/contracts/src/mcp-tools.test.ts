@@ -1,19 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './common.js';
-import { CreateShopRequestArgs, MCP_TOOLS, MCP_TOOL_NAMES, SearchProductsArgs, mcpTool } from './mcp-tools.js';
+import { CreateShopRequestArgs, GetShopRequestArgs, MCP_TOOLS, MCP_TOOL_NAMES, SearchProductsArgs, mcpTool } from './mcp-tools.js';
 import { z } from './zod.js';
 
 describe('MCP_TOOLS', () => {
-  it('holds the five tools of the specification, once each', () => {
-    expect([...MCP_TOOL_NAMES].sort()).toEqual(['create_shop_request', 'get_pricing', 'get_product', 'list_public_shops', 'search_products']);
+  it('holds the five tools of the specification and get_shop_request, once each', () => {
+    expect([...MCP_TOOL_NAMES].sort()).toEqual(['create_shop_request', 'get_pricing', 'get_product', 'get_shop_request', 'list_public_shops', 'search_products']);
   });
 
   it('marks only create_shop_request as not read-only', () => {
     expect(MCP_TOOLS.filter((t) => !t.readOnly).map((t) => t.name)).toEqual(['create_shop_request']);
   });
 
-  it('asks requests:write of create_shop_request only, so every read stays open', () => {
-    expect(MCP_TOOLS.filter((t) => t.scope).map((t) => [t.name, t.scope])).toEqual([['create_shop_request', 'requests:write']]);
+  it('asks a scope of the shop request tools only, so catalog and shop reads stay open', () => {
+    expect(MCP_TOOLS.filter((t) => t.scope).map((t) => [t.name, t.scope])).toEqual([
+      ['create_shop_request', 'requests:write'],
+      ['get_shop_request', 'requests:read'],
+    ]);
   });
 
   it('gives every tool a title and a one-line summary', () => {
@@ -62,5 +65,13 @@ describe('CreateShopRequestArgs', () => {
     const advertised = z.toJSONSchema(CreateShopRequestArgs, { io: 'input' }) as { properties: Record<string, { description?: string }> };
 
     expect(advertised.properties.idempotency_key!.description).toContain(`within ${LIMITS.idempotencyWindowSeconds / 3600} hours`);
+  });
+});
+
+describe('GetShopRequestArgs', () => {
+  it('takes a shop request id and nothing else', () => {
+    expect(GetShopRequestArgs.parse({ id: 'req_0123456789abcdef' })).toEqual({ id: 'req_0123456789abcdef' });
+    expect(GetShopRequestArgs.safeParse({ id: 'req_0123' }).success).toBe(false);
+    expect(GetShopRequestArgs.safeParse({}).success).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
 // long tool descriptions stay with the handlers in the mcp service.
 import { Pricing, Product, ProductList, ProductListQuery, Handle } from './catalog.js';
 import { LIMITS, type Scope } from './common.js';
-import { ShopRequestBody, ShopRequestResult } from './shop-requests.js';
+import { ShopRequestBody, ShopRequestId, ShopRequestResult } from './shop-requests.js';
 import { ShopCategory, ShopList } from './shops.js';
 import { z } from './zod.js';
 
@@ -40,6 +40,10 @@ export const ListPublicShopsArgs = z.strictObject({
   category: ShopCategory.optional().describe(
     'Only shops of this category: "schule" (school), "verein" (club), "unternehmen" (company), "handwerker" (craft business), "gastro" (restaurant).',
   ),
+});
+
+export const GetShopRequestArgs = z.strictObject({
+  id: ShopRequestId.describe('The id create_shop_request returned ("req_" and 16 hex digits), e.g. "req_0123456789abcdef". Never guess one.'),
 });
 
 const idempotencyWindowHours = LIMITS.idempotencyWindowSeconds / 3600;
@@ -93,8 +97,9 @@ export interface McpToolSpec<Name extends string = string, Args extends z.ZodObj
   /**
    * The scope a caller must hold before the tool runs. Without credentials
    * such a call on /mcp is refused with a Bearer challenge (HTTP 401), which
-   * OAuth-capable hosts follow; on /sandbox/mcp it runs anonymously. Tools
-   * without one are open to every caller.
+   * OAuth-capable hosts follow; on /sandbox/mcp it runs anonymously, as the
+   * client address, which owns the shop requests it creates there and may
+   * read them back. Tools without one are open to every caller.
    */
   scope?: Scope;
 }
@@ -143,6 +148,15 @@ export const MCP_TOOLS = [
     output: ShopRequestResult,
     readOnly: false,
     scope: 'requests:write',
+  }),
+  tool({
+    name: 'get_shop_request',
+    title: 'Read back a shop request',
+    summary: 'One shop request by id, as create_shop_request returned it (needs the credentials that created it).',
+    args: GetShopRequestArgs,
+    output: ShopRequestResult,
+    readOnly: true,
+    scope: 'requests:read',
   }),
 ] as const;
 

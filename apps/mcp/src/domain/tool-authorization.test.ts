@@ -27,6 +27,16 @@ describe('toolRefusal', () => {
     expect(toolRefusal(call('create_shop_request'), { ...anonymous, principal: buildPrincipal() })).toBeNull();
   });
 
+  it('asks requests:read of get_shop_request: refused without credentials on /mcp, open on the sandbox', () => {
+    expect(toolRefusal(call('get_shop_request'), anonymous)).toEqual({ reason: 'unauthorized', tool: 'get_shop_request', scope: 'requests:read' });
+    expect(toolRefusal(call('get_shop_request'), { ...anonymous, sandbox: true })).toBeNull();
+    expect(toolRefusal(call('get_shop_request'), { ...anonymous, principal: buildPrincipal({ scopes: ['requests:write'] }) })).toEqual({
+      reason: 'insufficient_scope',
+      tool: 'get_shop_request',
+      scope: 'requests:read',
+    });
+  });
+
   it('leaves reads, other methods and malformed messages alone', () => {
     for (const body of [call('search_products'), call(42), { jsonrpc: '2.0', id: 1, method: 'tools/list' }, null, 'x', { method: 'tools/call' }]) {
       expect(toolRefusal(body, anonymous)).toBeNull();

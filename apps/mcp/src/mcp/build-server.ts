@@ -14,7 +14,7 @@ export const SERVER_INFO = {
 function shopRequestNote(root: string, ctx: CallContext): string {
   if (ctx.sandbox) return 'This connection creates sandbox shop requests: validated and stored, never sent.';
   if (ctx.principal) return 'This connection uses live credentials: create_shop_request reaches the operator team.';
-  return `Reading needs no credentials; create_shop_request does: calling it asks the host to authorize (OAuth), or send an API key. On ${root}/sandbox/mcp it works without credentials and never sends anything.`;
+  return `Reading the catalog, prices and shops needs no credentials; create_shop_request and get_shop_request do: calling one asks the host to authorize (OAuth), or send an API key. On ${root}/sandbox/mcp both work without credentials and nothing is ever sent.`;
 }
 
 function instructions(deps: McpDeps, ctx: CallContext): string {
@@ -23,7 +23,7 @@ function instructions(deps: McpDeps, ctx: CallContext): string {
   return [
     'Free, branded merch shops for schools, clubs, companies, craft businesses and restaurants in Germany and Austria.',
     'Look up products with search_products and get_product (never invent handles or colors), explain costs with get_pricing, show examples with list_public_shops,',
-    'and submit a shop request with create_shop_request only after the person you act for has confirmed every detail.',
+    'submit a shop request with create_shop_request only after the person you act for has confirmed every detail, and read it back with get_shop_request.',
     where,
     `Prices are gross EUR incl. 19 % VAT unless a field is named netto. Read the resource agents.md (or ${root}/agents.md) before the first shop request.`,
   ].join(' ');

@@ -42,7 +42,15 @@ export const TOOL_DESCRIPTIONS: Record<McpToolName, string> = {
     'With sandbox credentials, or on the sandbox endpoint (where it also works without credentials), the request is validated and stored but never sent, and the result says sandbox: true. ' +
     'Only live credentials on the production endpoint send it to the operator. ' +
     'Pass a new idempotency_key and reuse it only to retry the same request. ' +
-    'Returns {id, status: "received", sandbox, shop_type, products with estimated_price_from, warnings, next_steps}; read warnings (e.g. an unknown color, paused embroidery) and tell the person. ' +
+    'Returns {id, status: "received", sandbox, shop_type, products with estimated_price_from, warnings, next_steps}; read warnings (e.g. an unknown color, paused embroidery) and tell the person. Keep the id: get_shop_request reads the request back. ' +
     'On error code validation_failed, fix each entry of error.fields (dotted paths such as products.0.product) and call again; on rate_limited, wait until the time the message names. ' +
+    ERROR_NOTE,
+
+  get_shop_request:
+    'Reads back a shop request created earlier with create_shop_request, by the id that call returned ("req_" and 16 hex digits): ' +
+    'the same {id, status, sandbox, shop_type, products with estimated_price_from, warnings, next_steps}. Use it to confirm what was sent, or to answer the person after a lost connection. ' +
+    'It needs the credentials that created the request (scope requests:read): called without any on the production endpoint, it asks the host to authorize (OAuth) or to send an API key. ' +
+    'On the sandbox endpoint it also works without credentials for the requests made there without credentials from the same address. ' +
+    'A request made with other credentials answers error code forbidden; an unknown id shop_request_not_found. Never guess an id. ' +
     ERROR_NOTE,
 };

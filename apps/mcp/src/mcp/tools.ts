@@ -1,7 +1,7 @@
-// The five tools of spec §4 "MCP endpoint", registered from the contracts
-// table. Each handler is thin: parse the arguments with the table's schema,
-// call one service with the caller's context, and return its answer or its
-// error envelope.
+// The tools of the contracts table: the five of spec §4 "MCP endpoint" and
+// get_shop_request. Each handler is thin: parse the arguments with the
+// table's schema, call one service with the caller's context, and return its
+// answer or its error envelope.
 import {
   ErrorEnvelope,
   MCP_TOOLS,
@@ -69,6 +69,9 @@ function createHandlers(deps: McpDeps, ctx: CallContext): Record<McpToolName, To
     get_product: reading('catalog', mcpTool('get_product').args, (args) => catalog.getProduct(ctx, args.handle)),
     get_pricing: reading('catalog', mcpTool('get_pricing').args, () => catalog.getPricing(ctx)),
     list_public_shops: reading('shops', mcpTool('list_public_shops').args, (args) => shops.listShops(ctx, args.category)),
+    // The requests service applies the REST rules: the owner reads it on
+    // either path, anyone else gets 403 forbidden, an unknown id 404.
+    get_shop_request: reading('requests', mcpTool('get_shop_request').args, (args) => requests.getShopRequest(ctx, args.id)),
     create_shop_request: {
       service: 'requests',
       async call(args) {
@@ -155,12 +158,26 @@ export function anonymousResult(result: ShopRequestResult, root: string): CallTo
   };
 }
 
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(MCP_TOOLS.filter((t) => t.readOnly).map((t) => t.name));
+
 /** Tool-specific advice on top of the API's hint, where a model needs more than the REST text. */
 function withToolHint(tool: string, env: ErrorEnvelope): ErrorEnvelope {
-  if (env.error.code === 'product_not_found') {
+  const { code, status } = env.error;
+  if (code === 'product_not_found') {
     return { error: { ...env.error, hint: 'Call search_products with other words to find the right handle, and ask the person which match they mean; never invent a handle.' } };
   }
-  if (tool !== 'create_shop_request' && env.error.status >= 500) {
+  if (code === 'shop_request_not_found') {
+    return { error: { ...env.error, hint: 'Use the id that create_shop_request returned (req_ and 16 hex digits); never guess one.' } };
+  }
+  if (tool === 'get_shop_request' && code === 'forbidden') {
+    return {
+      error: {
+        ...env.error,
+        hint: 'Only the credentials that created a shop request can read it: connect with them. One made without credentials on the sandbox endpoint belongs to the address it came from.',
+      },
+    };
+  }
+  if (READ_ONLY_TOOLS.has(tool) && status >= 500) {
     return { error: { ...env.error, hint: `${env.error.hint ?? 'Retry in a moment.'} This tool is read-only, so retrying is safe.` } };
   }
   return env;

@@ -1,7 +1,7 @@
 // POST /mcp: Streamable HTTP without sessions. Every failure on this path is
 // a JSON-RPC error object (the protocol's own shape); where the API has an
 // error code for it, the envelope rides along in `error.data`.
-import { BOUNDS, type ErrorEnvelope } from '@msa/contracts';
+import { BOUNDS, MCP_TOOLS, type ErrorEnvelope } from '@msa/contracts';
 import { buildEnvelope, jsonDepthExceeds, type Logger } from '@msa/service-kit';
 import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -75,13 +75,14 @@ export function mcpRoutes({ dispatcher, policy, publicBaseUrl, logger, onMessage
         hint: `Authorize this MCP connection again asking for the scope ${scope} (OAuth), or send an API key that has it (${keys}).`,
       });
     }
+    const sandbox = MCP_TOOLS.find((t) => t.name === tool)?.readOnly
+      ? `${root}/sandbox/mcp reads back the shop requests made there without credentials from the same address`
+      : `${root}/sandbox/mcp takes the call as a sandbox request that is validated and stored, never sent`;
     return buildEnvelope(
       env,
       'unauthorized',
       `${tool} needs authorization on this endpoint: authorize this MCP connection (OAuth, scope ${scope}; protected resource metadata at ${metadataUrl}) or send an API key as Authorization: Bearer <API_KEY>.`,
-      {
-        hint: `Create a free API key with ${keys}. Without credentials, ${root}/sandbox/mcp takes the call as a sandbox request that is validated and stored, never sent.`,
-      },
+      { hint: `Create a free API key with ${keys}. Without credentials, ${sandbox}.` },
     );
   }
 
