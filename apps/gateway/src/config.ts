@@ -1,4 +1,5 @@
 import { LIMITS } from '@msa/contracts';
+import { DEFAULT_CONTENT_SIGNAL, formatContentSignal, parseContentSignal } from '@msa/docs';
 import { CommonEnv, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
 
@@ -38,6 +39,25 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend({
     .min(1)
     .default(LIMITS.failedAuthPerIpPerMinute)
     .describe('Failed authentications per minute per client IP before 429'),
+  CONTENT_SIGNAL: z
+    .string()
+    .default(DEFAULT_CONTENT_SIGNAL)
+    .superRefine((value, ctx) => {
+      try {
+        parseContentSignal(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
+    .transform((value) => formatContentSignal(parseContentSignal(value)))
+    .describe('How the content may be used, as robots.txt states it (Content-Signal, and as IETF aipref Content-Usage): search, ai-input and ai-train, each yes or no'),
+  MCP_REGISTRY_AUTH: z
+    .string()
+    .trim()
+    .max(4096)
+    .regex(/^v=MCPv1;\s*k=[a-z0-9]+;\s*p=[A-Za-z0-9+/=]+$/, 'the proof record mcp-publisher prints: v=MCPv1; k=<algorithm>; p=<public key>')
+    .optional()
+    .describe('The MCP Registry\'s domain proof (v=MCPv1; k=…; p=…), served at /.well-known/mcp-registry-auth; unset: 404 there'),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 

@@ -76,7 +76,11 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
       mcpHandshake: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:mcp-hs`, policy: 'mcp-handshake', points: config.RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE, windowSeconds: 60 }),
       failedAuth: createFailureLimiter({ redis, keyPrefix: `${keyPrefix}:auth-fail`, policy: 'failed-auth', points: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE, windowSeconds: 60 }),
     },
-    docs: createDocsRouter({ publicBaseUrl: config.PUBLIC_BASE_URL }),
+    docs: createDocsRouter({
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      contentSignal: config.CONTENT_SIGNAL,
+      ...(config.MCP_REGISTRY_AUTH ? { mcpRegistryAuth: config.MCP_REGISTRY_AUTH } : {}),
+    }),
     ready: async () => {
       await pingRedis(redis);
       await Promise.all(Object.entries(upstreams).map(([name, url]) => upstreamReady(name, url)));
