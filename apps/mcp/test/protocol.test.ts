@@ -70,6 +70,7 @@ describe('POST /mcp with a 2025-11-25 client', () => {
     expect(byName.create_shop_request!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.create_shop_request!.inputSchema.required).toEqual(expect.arrayContaining(['organization', 'shop_name']));
     expect(byName.create_shop_request!.inputSchema.properties).toHaveProperty('idempotency_key');
+    expect(byName.create_shop_request!.inputSchema.properties.idempotency_key['x-mcp-header']).toBe('Idempotency-Key');
     expect(byName.get_shop_request!.inputSchema.required).toEqual(['id']);
     expect(byName.get_shop_request!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
   });

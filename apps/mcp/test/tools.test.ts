@@ -5,6 +5,7 @@ import {
   buildShopRequest,
   callTool,
   livePrincipal,
+  modernRequest,
   sandboxPrincipal,
   startMcpHarness,
   TEST_BASE_URL,
@@ -21,8 +22,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function call(name: string, args: Record<string, unknown> = {}, ctx = {}) {
-  const res = await h.rpc(callTool(name, args), { ctx });
+async function call(name: string, args: Record<string, unknown> = {}, ctx = {}, headers: Record<string, string> = {}) {
+  const res = await h.rpc(callTool(name, args), { ctx, headers });
   expect(res.status).toBe(200);
   expect(res.body.error).toBeUndefined();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- structuredContent is deep JSON under test
@@ -192,6 +193,13 @@ describe('tool create_shop_request', () => {
     expect(result.structuredContent.error.code).toBe('validation_failed');
     expect(result.structuredContent.error.fields[0].field).toBe('idempotency_key');
   });
+
+  it('refuses an idempotency key the Idempotency-Key header could not carry, on its own field', async () => {
+    const result = await call('create_shop_request', { ...buildShopRequest(), idempotency_key: 'schlüssel 1' }, { principal: sandboxPrincipal(), sandbox: true });
+
+    expect(result.structuredContent.error.code).toBe('validation_failed');
+    expect(result.structuredContent.error.fields).toEqual([{ field: 'idempotency_key', message: 'must be visible ASCII characters, without spaces' }]);
+  });
 });
 
 describe('tool get_shop_request', () => {
@@ -253,5 +261,92 @@ describe('tool get_shop_request', () => {
 
     expect(read.structuredContent.error.code).toBe('validation_failed');
     expect(read.structuredContent.error.fields.map((f: { field: string }) => f.field)).toEqual(['id']);
+  });
+});
+
+describe('create_shop_request with the Mcp-Param-Idempotency-Key header', () => {
+  const sandbox = () => ({ principal: sandboxPrincipal(), sandbox: true });
+  const base64 = (text: string) => `=?base64?${Buffer.from(text).toString('base64')}?=`;
+
+  it('takes the key from the header alone and replays the first result', async () => {
+    const ctx = sandbox();
+    const headers = { 'Mcp-Param-Idempotency-Key': randomUUID() };
+
+    const first = await call('create_shop_request', buildShopRequest(), ctx, headers);
+    const second = await call('create_shop_request', buildShopRequest(), ctx, headers);
+
+    expect(second.structuredContent.id).toBe(first.structuredContent.id);
+  });
+
+  it('takes a header and an argument that agree, and decodes a Base64 header', async () => {
+    const ctx = sandbox();
+    const key = randomUUID();
+
+    const first = await call('create_shop_request', { ...buildShopRequest(), idempotency_key: key }, ctx, { 'Mcp-Param-Idempotency-Key': base64(key) });
+    const second = await call('create_shop_request', { ...buildShopRequest(), idempotency_key: key }, ctx);
+
+    expect(first.isError).toBeFalsy();
+    expect(second.structuredContent.id).toBe(first.structuredContent.id);
+  });
+
+  it('refuses a header and an argument that differ with validation_failed on idempotency_key, creating nothing', async () => {
+    const ctx = sandbox();
+    const key = randomUUID();
+
+    const refused = await call('create_shop_request', { ...buildShopRequest(), idempotency_key: key }, ctx, { 'Mcp-Param-Idempotency-Key': randomUUID() });
+    const later = await call('create_shop_request', { ...buildShopRequest(), idempotency_key: key }, ctx);
+
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent.error.code).toBe('validation_failed');
+    expect(refused.structuredContent.error.fields).toEqual([{ field: 'idempotency_key', message: expect.stringContaining('mcp-param-idempotency-key') }]);
+    expect(later.isError).toBeFalsy();
+  });
+
+  it('refuses a header whose Base64 does not decode', async () => {
+    const result = await call('create_shop_request', buildShopRequest(), sandbox(), { 'Mcp-Param-Idempotency-Key': '=?base64?not base64!?=' });
+
+    expect(result.structuredContent.error.fields[0].field).toBe('idempotency_key');
+  });
+
+  describe('from a 2026-07-28 client', () => {
+    function modernCall(args: Record<string, unknown>, extra: Record<string, string> = {}) {
+      const { body, headers } = modernRequest('tools/call', { name: 'create_shop_request', arguments: args }, 'create_shop_request');
+      return h.rpc(body, { ctx: sandbox(), headers: { ...headers, ...extra } });
+    }
+
+    it('takes the argument with its mirrored header', async () => {
+      const key = randomUUID();
+
+      const res = await modernCall({ ...buildShopRequest(), idempotency_key: key }, { 'Mcp-Param-Idempotency-Key': key });
+
+      expect(res.status).toBe(200);
+      expect(res.body.result.structuredContent).toMatchObject({ status: 'received', sandbox: true });
+    });
+
+    it('takes the key from the header alone and replays the first result', async () => {
+      const ctx = sandbox();
+      const key = { 'Mcp-Param-Idempotency-Key': randomUUID() };
+      const send = () => {
+        const { body, headers } = modernRequest('tools/call', { name: 'create_shop_request', arguments: buildShopRequest() }, 'create_shop_request');
+        return h.rpc(body, { ctx, headers: { ...headers, ...key } });
+      };
+
+      const first = await send();
+      const second = await send();
+
+      expect(first.body.result.structuredContent.id).toMatch(/^req_/);
+      expect(second.body.result.structuredContent.id).toBe(first.body.result.structuredContent.id);
+    });
+
+    it('is refused by the protocol with 400 and -32020 when the header is missing or differs', async () => {
+      const missing = await modernCall({ ...buildShopRequest(), idempotency_key: randomUUID() });
+      const differs = await modernCall({ ...buildShopRequest(), idempotency_key: randomUUID() }, { 'Mcp-Param-Idempotency-Key': randomUUID() });
+
+      for (const res of [missing, differs]) {
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe(-32020);
+        expect(res.body.error.message).toContain('Mcp-Param-Idempotency-Key');
+      }
+    });
   });
 });

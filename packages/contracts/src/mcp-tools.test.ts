@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './common.js';
-import { CreateShopRequestArgs, GetShopRequestArgs, MCP_TOOLS, MCP_TOOL_NAMES, SearchProductsArgs, mcpTool } from './mcp-tools.js';
+import { CreateShopRequestArgs, GetShopRequestArgs, IDEMPOTENCY_KEY_MCP_HEADER, MCP_TOOLS, MCP_TOOL_NAMES, SearchProductsArgs, mcpTool } from './mcp-tools.js';
 import { z } from './zod.js';
 
 describe('MCP_TOOLS', () => {
@@ -59,6 +59,14 @@ describe('CreateShopRequestArgs', () => {
     };
 
     expect(CreateShopRequestArgs.parse(args)).toMatchObject({ shop_name: 'TSV Fanshop', idempotency_key: 'key-1' });
+  });
+
+  it('names the idempotency key as an HTTP header for 2026-07-28 clients (x-mcp-header)', () => {
+    const advertised = z.toJSONSchema(CreateShopRequestArgs, { io: 'input' }) as { properties: Record<string, Record<string, unknown>> };
+
+    expect(advertised.properties.idempotency_key).toMatchObject({ type: 'string', 'x-mcp-header': IDEMPOTENCY_KEY_MCP_HEADER });
+    const marked = Object.entries(advertised.properties).filter(([, p]) => 'x-mcp-header' in p);
+    expect(marked.map(([name]) => name)).toEqual(['idempotency_key']);
   });
 
   it('states the idempotency window of LIMITS in hours', () => {

@@ -46,6 +46,15 @@ export const GetShopRequestArgs = z.strictObject({
   id: ShopRequestId.describe('The id create_shop_request returned ("req_" and 16 hex digits), e.g. "req_0123456789abcdef". Never guess one.'),
 });
 
+/**
+ * The name `create_shop_request` gives its `idempotency_key` argument as an
+ * HTTP header (the `x-mcp-header` schema extension of MCP 2026-07-28): such
+ * clients send the key as `Mcp-Param-Idempotency-Key` too, so a proxy sees it
+ * without reading the body.
+ */
+export const IDEMPOTENCY_KEY_MCP_HEADER = 'Idempotency-Key';
+export const MCP_PARAM_HEADER_PREFIX = 'Mcp-Param-';
+
 const idempotencyWindowHours = LIMITS.idempotencyWindowSeconds / 3600;
 const logoMaxMb = LIMITS.logoMaxBytes / (1024 * 1024);
 const body = ShopRequestBody.shape;
@@ -76,9 +85,12 @@ export const CreateShopRequestArgs = z.strictObject({
     .string()
     .min(1)
     .max(255)
+    // What the requests service takes as its Idempotency-Key header.
+    .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII characters, without spaces')
     .describe(
       `A new random value (e.g. a UUID) for each distinct shop request. Repeating a call with the same key and the same arguments within ${idempotencyWindowHours} hours returns the first result instead of creating a second request; use it when retrying after a timeout.`,
     )
+    .meta({ 'x-mcp-header': IDEMPOTENCY_KEY_MCP_HEADER })
     .optional(),
 });
 

@@ -22,6 +22,8 @@ export interface McpHeaders {
   protocolVersion?: string;
   method?: string;
   name?: string;
+  /** `Mcp-Param-*` headers by lower-case name: tool arguments a 2026-07-28 client mirrored (`x-mcp-header`). */
+  params?: Record<string, string>;
 }
 
 export interface DispatchResult {
@@ -103,6 +105,9 @@ export function createMcpDispatcher(
         ...(headers.protocolVersion ? { 'mcp-protocol-version': headers.protocolVersion } : {}),
         ...(headers.method ? { 'mcp-method': headers.method } : {}),
         ...(headers.name ? { 'mcp-name': headers.name } : {}),
+        // The SDK checks them against the arguments on a 2026-07-28 call; the
+        // tools read them from the request they are handed.
+        ...headers.params,
       },
       body: JSON.stringify(message),
       signal,
@@ -129,7 +134,7 @@ export function createMcpDispatcher(
     if (messages.length > MAX_BATCH) {
       return { status: 400, body: rpcError(-32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`), headers: {} };
     }
-    // Mcp-Method and Mcp-Name describe one message; in a batch they describe none.
+    // Mcp-Method, Mcp-Name and Mcp-Param-* describe one message; in a batch they describe none.
     const elementHeaders: McpHeaders = headers.protocolVersion ? { protocolVersion: headers.protocolVersion } : {};
     const answers = await Promise.all(
       messages.map(async (message) => {

@@ -4,18 +4,21 @@
 // answer or its error envelope.
 import {
   ErrorEnvelope,
+  IDEMPOTENCY_KEY_MCP_HEADER,
   MCP_TOOLS,
   ShopRequestResult,
   mcpTool,
   z,
   type CallContext,
+  type FieldProblem,
   type McpTool,
   type McpToolName,
 } from '@msa/contracts';
 import { toFieldProblems } from '@msa/service-kit';
-import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
 import { mcpResourceMetadataUrl } from '../domain/tool-authorization.js';
 import type { McpDeps } from './deps.js';
+import { mcpParamHeaderName, mcpParamValue } from './param-headers.js';
 import { TOOL_DESCRIPTIONS } from './tool-descriptions.js';
 import { advertisedInput, advertisedOutput } from './tool-schema.js';
 import { asEnvelope, envelopeOfFailure, toolFailure, toolSuccess, type EnvelopeFactory } from './tool-result.js';
@@ -25,7 +28,8 @@ type Service = 'catalog' | 'shops' | 'requests';
 /** How the mcp service serves one tool: the service it calls, and the call. */
 interface ToolHandler {
   service: Service;
-  call(args: unknown): Promise<CallToolResult>;
+  /** `headers`: the HTTP request's, for arguments a client mirrors into `Mcp-Param-*` headers. */
+  call(args: unknown, headers: Headers | undefined): Promise<CallToolResult>;
 }
 
 /** Parses tool arguments; a problem becomes the `validation_failed` envelope with one field per issue. */
@@ -74,14 +78,16 @@ function createHandlers(deps: McpDeps, ctx: CallContext): Record<McpToolName, To
     get_shop_request: reading('requests', mcpTool('get_shop_request').args, (args) => requests.getShopRequest(ctx, args.id)),
     create_shop_request: {
       service: 'requests',
-      async call(args) {
+      async call(args, headers) {
         // Only the wrapper is checked here; the requests service validates the
         // body itself, including product handles, so both paths answer alike.
         if (!args || typeof args !== 'object' || Array.isArray(args)) {
           return toolFailure(envelope('validation_failed', 'The tool arguments must be an object.', { fields: [{ field: '(arguments)', message: 'expected an object' }] }));
         }
-        const { idempotency_key: key, ...body } = args as Record<string, unknown>;
-        const keyParsed = parseArgs(mcpTool('create_shop_request').args.pick({ idempotency_key: true }), { idempotency_key: key }, envelope);
+        const { idempotency_key: argument, ...body } = args as Record<string, unknown>;
+        const key = idempotencyKeyOf(argument, headers);
+        if (!key.ok) return toolFailure(envelope('validation_failed', 'The idempotency key is invalid; see error.fields.', { fields: [key.problem] }));
+        const keyParsed = parseArgs(mcpTool('create_shop_request').args.pick({ idempotency_key: true }), { idempotency_key: key.value }, envelope);
         if (!keyParsed.ok) return keyParsed.result;
 
         // The route let an anonymous call through only on the sandbox; the
@@ -106,9 +112,9 @@ export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext
   const handlers = createHandlers(deps, ctx);
 
   /** Runs a call and turns any failure into an error result; counts outcomes. */
-  async function run(tool: McpToolName, { service, call }: ToolHandler, args: unknown): Promise<CallToolResult> {
+  async function run(tool: McpToolName, { service, call }: ToolHandler, args: unknown, extra: ServerContext): Promise<CallToolResult> {
     try {
-      const result = await call(args);
+      const result = await call(args, extra.http?.req?.headers);
       deps.toolCalls?.inc({ tool, outcome: result.isError ? 'error' : 'ok' });
       return result;
     } catch (err) {
@@ -129,7 +135,7 @@ export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext
         outputSchema: advertisedOutput(z.union([tool.output, ErrorEnvelope])),
         annotations: annotationsOf(tool),
       },
-      (args: unknown) => run(tool.name, handlers[tool.name], args),
+      (args: unknown, extra: ServerContext) => run(tool.name, handlers[tool.name], args, extra),
     );
   }
 }
@@ -156,6 +162,29 @@ export function anonymousResult(result: ShopRequestResult, root: string): CallTo
     ],
     structuredContent: structured,
   };
+}
+
+const IDEMPOTENCY_HEADER = mcpParamHeaderName(IDEMPOTENCY_KEY_MCP_HEADER);
+
+/**
+ * The idempotency key of a create_shop_request call: the argument, or the
+ * `Mcp-Param-Idempotency-Key` header a 2026-07-28 client mirrors it into
+ * (the argument's `x-mcp-header`). Either alone is honoured; both must agree.
+ * On a 2026-07-28 call the SDK has already refused an argument without its
+ * header, or a header that disagrees; a 2025 call gets the same rule here.
+ */
+function idempotencyKeyOf(argument: unknown, headers: Headers | undefined): { ok: true; value: unknown } | { ok: false; problem: FieldProblem } {
+  const header = mcpParamValue(headers, IDEMPOTENCY_KEY_MCP_HEADER);
+  if (header.kind === 'invalid') {
+    return { ok: false, problem: { field: 'idempotency_key', message: `the ${IDEMPOTENCY_HEADER} header is not valid =?base64?…?= of UTF-8 text` } };
+  }
+  if (header.kind === 'absent') return { ok: true, value: argument };
+  // A wrong type is the schema's to report.
+  if (argument === undefined || typeof argument !== 'string') return { ok: true, value: argument ?? header.value };
+  if (argument !== header.value) {
+    return { ok: false, problem: { field: 'idempotency_key', message: `differs from the ${IDEMPOTENCY_HEADER} header; send one value, in the argument, the header or both` } };
+  }
+  return { ok: true, value: argument };
 }
 
 const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(MCP_TOOLS.filter((t) => t.readOnly).map((t) => t.name));

@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { requestedHost, type OriginPolicy } from '../domain/origin-policy.js';
 import { bearerChallenge, mcpResourceMetadataUrl, toolRefusal, type ToolRefusal } from '../domain/tool-authorization.js';
 import { rpcError, type McpDispatcher } from '../mcp/dispatch.js';
+import { mcpParamHeaders } from '../mcp/param-headers.js';
 
 export interface McpRoutesDeps {
   dispatcher: McpDispatcher;
@@ -151,7 +152,7 @@ export function mcpRoutes({ dispatcher, policy, publicBaseUrl, logger, onMessage
     };
     const result = await dispatcher.dispatch(
       req.body,
-      { protocolVersion: header('mcp-protocol-version'), method: header('mcp-method'), name: header('mcp-name') },
+      { protocolVersion: header('mcp-protocol-version'), method: header('mcp-method'), name: header('mcp-name'), params: mcpParamHeaders(req.headers) },
       req.ctx,
       aborted.signal,
     );
