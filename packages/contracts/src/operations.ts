@@ -537,7 +537,7 @@ export const OPERATIONS = [
     tag: 'MCP',
     summary: 'MCP over Streamable HTTP (JSON-RPC 2.0)',
     description:
-      'The Model Context Protocol endpoint: stateless Streamable HTTP with JSON responses. Authorization is per tool: reads need no credentials; `create_shop_request` needs credentials with `requests:write`, and without them answers `401` with a Bearer challenge naming this resource\'s metadata and the scope, which OAuth-capable MCP hosts follow. On `/sandbox/mcp` it also works without credentials and is never sent.',
+      'The Model Context Protocol endpoint: stateless Streamable HTTP with JSON responses. Authorization is per tool: reading the catalog, prices and shops needs no credentials; `create_shop_request` needs credentials with `requests:write` and `get_shop_request` with `requests:read`, and without them each answers `401` with a Bearer challenge naming this resource\'s metadata and the scope, which OAuth-capable MCP hosts follow. On `/sandbox/mcp` both also work without credentials: a shop request made there is never sent, and the client address reads back its own.',
     request: { body: json(JsonRpc) },
     responses: {
       200: { description: 'JSON-RPC response', content: json(JsonRpc) },

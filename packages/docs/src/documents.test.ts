@@ -364,6 +364,7 @@ describe('JSON documents', () => {
 
     expect(doc.mcp).toMatchObject({ href: `${BASE}/mcp`, protected_resource_metadata: `${BASE}/.well-known/oauth-protected-resource/mcp` });
     expect(doc.mcp.credentials).toContain('requests:write');
+    expect(doc.mcp.credentials).toContain('get_shop_request with requests:read');
     expect(doc.mcp.credentials).toContain('401');
     expect(buildOnboarding(sandbox).mcp.protected_resource_metadata).toBe(`${BASE}/.well-known/oauth-protected-resource/sandbox/mcp`);
   });

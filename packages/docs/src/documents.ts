@@ -277,8 +277,8 @@ export function buildOnboarding(ctx: DocContext, table: readonly OperationDef[] 
     mcp: {
       href: u.mcp,
       credentials: ctx.sandbox
-        ? 'optional; without them create_shop_request creates a sandbox request, owned by the client IP'
-        : 'optional for reading; create_shop_request needs credentials with requests:write: without them it answers 401 with a Bearer challenge (resource_metadata, scope) that OAuth-capable hosts follow, and without the scope 403 insufficient_scope',
+        ? 'optional; without them create_shop_request creates a sandbox request, owned by the client IP, which get_shop_request reads back from that IP'
+        : 'optional for reading the catalog and shops; create_shop_request needs credentials with requests:write and get_shop_request with requests:read: without them each answers 401 with a Bearer challenge (resource_metadata, scope) that OAuth-capable hosts follow, and without the scope 403 insufficient_scope',
       protected_resource_metadata: u.mcpProtectedResourceMetadata,
     },
     links: {
