@@ -74,6 +74,14 @@ export const EXAMPLE_REQUESTS = {
   sandboxKey: { name: 'my-agent', email: 'dev@example.org', mode: 'sandbox' },
   liveReaderKey: { name: 'catalog-reader', email: 'dev@example.org', mode: 'live', scopes: ['catalog:read', 'shops:read'] },
   client: { client_name: 'my-agent', contacts: ['dev@example.org'], grant_types: ['client_credentials'], mode: 'sandbox' },
+  companyQuote: { organization_type: 'unternehmen', lines: [{ product: 'bio-polo-herren', quantity: 40, decoration: 'dtf', colors: ['Navy'] }] },
+  clubQuote: {
+    organization_type: 'verein',
+    lines: [
+      { product: 'bio-t-shirt-unisex', quantity: 40, decoration: 'dtf', colors: ['Schwarz'] },
+      { product: 'Bio Hoodie Unisex', quantity: 12, decoration: 'stick' },
+    ],
+  },
 } as const;
 
 export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<OperationId, OperationExamples>> {
@@ -118,6 +126,33 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
       `(create one with POST ${publicBaseUrl}/v1/keys and mode "live").`,
     warnings: [],
     upstream: null,
+  };
+
+  // What the embedded catalog prices these bodies at; the requests component tests compare.
+  const companyQuote = {
+    quote_id: 'quo_5e0c2a9b7d1f4e38',
+    organization_type: 'unternehmen',
+    shop_type: 'b2b',
+    currency: 'EUR',
+    lines: [
+      {
+        product: 'Bio Poloshirt Herren',
+        handle: 'bio-polo-herren',
+        quantity: 40,
+        decoration: 'dtf',
+        tier_from: 25,
+        unit_net: 21.76,
+        unit_gross: 25.9,
+        total_net: 870.4,
+        total_gross: 1035.78,
+      },
+    ],
+    total_net: 870.4,
+    vat: 165.38,
+    total_gross: 1035.78,
+    created_at: '2026-01-15T09:20:00.000Z',
+    expires_at: new Date(Date.parse('2026-01-15T09:20:00.000Z') + LIMITS.quoteLifetimeDays * 86_400_000).toISOString(),
+    warnings: [],
   };
 
   return {
@@ -172,6 +207,30 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
       },
     },
     getShopRequest: { responses: { 200: { stored: { value: result } } } },
+    createQuote: {
+      request: {
+        'application/json': {
+          company: { summary: '40 polo shirts for a company (net, volume tier)', value: EXAMPLE_REQUESTS.companyQuote },
+          club: { summary: 'Shirts and embroidered hoodies for a club (gross per piece)', value: EXAMPLE_REQUESTS.clubQuote },
+        },
+      },
+      responses: {
+        201: { company: { value: companyQuote } },
+        422: {
+          unknown_product: {
+            value: error('validation_failed', 'The quote has one problem; see error.fields.', {
+              fields: [{ field: 'lines.0.product', message: "unknown product 'golden-polo'; use a handle or title listed by GET /v1/products" }],
+            }),
+          },
+        },
+      },
+    },
+    getQuote: {
+      responses: {
+        200: { stored: { value: companyQuote } },
+        404: { expired: { value: error('quote_not_found', "No quote with id 'quo_5e0c2a9b7d1f4e38'; it does not exist or has expired.") } },
+      },
+    },
     createApiKey: {
       request: {
         'application/json': {

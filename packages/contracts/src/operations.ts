@@ -7,6 +7,7 @@ import { LIMITS, type Scope } from './common.js';
 import { Pricing, Product, ProductHandleParams, ProductList, ProductListQuery } from './catalog.js';
 import { ShopList, ShopListQuery } from './shops.js';
 import { ShopRequestBody, ShopRequestIdParams, ShopRequestResult } from './shop-requests.js';
+import { Quote, QuoteBody, QuoteIdParams } from './quotes.js';
 import {
   ApiKey,
   ApiKeyRequest,
@@ -55,6 +56,7 @@ export const OPERATION_TAGS = {
   Catalog: 'Printable base products and their prices',
   Shops: 'The public merch shops',
   'Shop requests': 'Requests for a new merch shop, and their stored status',
+  Quotes: 'Exact prices for products and quantities, stored for a shop request to name',
   Credentials: 'Free self-serve API keys and who they belong to',
   OAuth: 'OAuth 2.0 client credentials: tokens, registration and metadata',
   MCP: 'The Model Context Protocol endpoint',
@@ -318,6 +320,53 @@ export const OPERATIONS = [
     errors: { 400: 'Malformed id', 401: 'Missing credentials', 403: 'Created with different credentials', 404: 'Unknown id' },
     headers: { 401: ['WWW-Authenticate'], 403: ['WWW-Authenticate'] },
     link: { rel: 'shop_request', title: 'Stored status of a shop request' },
+  },
+  {
+    id: 'createQuote',
+    kind: 'operation',
+    method: 'POST',
+    path: '/v1/quotes',
+    service: 'requests',
+    auth: 'open',
+    scope: 'catalog:read',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Quotes',
+    summary: 'Exact prices for products and quantities',
+    description:
+      'Prices lines of product, quantity and decoration for an organization type, so no caller computes a price: the volume tier that applies, unit and line prices net and gross, totals with 19 % VAT, and warnings. ' +
+      '`schule` and `verein` (b2c) pay the gross from-price per piece whatever the quantity; `unternehmen`, `handwerk` and `gastro` (b2b) pay the net price of the highest tier whose `ab` is not above the quantity, plus VAT. ' +
+      `The quote is stored for ${LIMITS.quoteLifetimeDays} days with the catalog's prices of this moment; read it back with its \`quote_id\`, or name it in a shop request.`,
+    request: { body: json(QuoteBody) },
+    responses: { 201: { description: 'Quote', content: json(Quote) } },
+    errors: {
+      400: 'Malformed JSON',
+      403: 'Credentials without the scope `catalog:read`',
+      422: 'Validation failed; `error.fields` lists each problem, an unknown product on `lines.N.product`',
+      502: 'Catalog unavailable',
+      503: SERVICE_UNAVAILABLE,
+    },
+    headers: { 201: ['Location'], 403: ['WWW-Authenticate'] },
+    link: { rel: 'create_quote', title: 'Exact prices for products and quantities (a stored quote)' },
+  },
+  {
+    id: 'getQuote',
+    kind: 'operation',
+    method: 'GET',
+    path: '/v1/quotes/{id}',
+    service: 'requests',
+    auth: 'open',
+    scope: 'catalog:read',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Quotes',
+    summary: 'A stored quote',
+    description: `Reads back a quote by the \`quote_id\` its \`201\` answer returned, with the prices it was made with, until it expires (${LIMITS.quoteLifetimeDays} days). Whoever has the id may read it.`,
+    request: { params: QuoteIdParams },
+    responses: { 200: { description: 'Quote', content: json(Quote) } },
+    errors: { 400: 'Malformed id', 403: 'Credentials without the scope `catalog:read`', 404: 'Unknown or expired quote (`quote_not_found`)', 503: SERVICE_UNAVAILABLE },
+    headers: { 403: ['WWW-Authenticate'] },
+    link: { rel: 'quote', title: 'A stored quote by id' },
   },
   documentOperation(
     'getVersioningPolicy',
