@@ -37,7 +37,14 @@ export function isAgentSkillName(name: string): name is AgentSkillName {
  * rendered for production; they name the sandbox where it matters.
  */
 export function renderAgentSkill(name: AgentSkillName, ctx: DocContext, table: readonly OperationDef[] = OPERATIONS): string {
-  return fillTemplate(loadSource(`skills/${name}.md`), templateVars({ ...ctx, sandbox: false }, table));
+  const production = { ...ctx, sandbox: false };
+  const quote = (id: 'createQuote' | 'getQuote', sandbox: boolean) => operationHref(docUrls({ ...ctx, sandbox }), requireOperation(table, id));
+  return fillTemplate(loadSource(`skills/${name}.md`), {
+    ...templateVars(production, table),
+    CREATE_QUOTE_URL: quote('createQuote', false),
+    SANDBOX_CREATE_QUOTE_URL: quote('createQuote', true),
+    QUOTE_URL: quote('getQuote', false),
+  });
 }
 
 /** The front matter's `name` and `description` (single-line values, as the sources write them). */
