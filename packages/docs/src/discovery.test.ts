@@ -190,7 +190,7 @@ describe('the MCP Registry entry (server.json)', () => {
     expect(Buffer.byteLength(JSON.stringify(entry._meta[PUBLISHER_META_KEY]))).toBeLessThanOrEqual(4096);
   });
 
-  it('is what the repository holds for the production deployment (pnpm -F @msa/docs registry:server-json writes it)', () => {
+  it('is what the repository holds for the production deployment (pnpm registry:server-json writes it)', () => {
     const committed = readJson(repoFile('server.json'));
 
     expect(validate(committed), JSON.stringify(validate.errors)).toBe(true);
