@@ -80,7 +80,7 @@ function buildShopRequest(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const TOOLS = ['create_shop_request', 'get_pricing', 'get_product', 'list_public_shops', 'search_products'];
+const TOOLS = ['create_shop_request', 'get_pricing', 'get_product', 'get_shop_request', 'list_public_shops', 'search_products'];
 const RESOURCES = {
   'llms.txt': 'msa://docs/llms.txt',
   'agents.md': 'msa://docs/agents.md',
@@ -108,7 +108,7 @@ describe.each([
     expect(client.protocolVersion).toBe(version);
   });
 
-  it('lists the five tools with schemas and annotations', async () => {
+  it('lists the six tools with schemas and annotations', async () => {
     const { tools } = await client.listTools();
 
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
