@@ -5,7 +5,9 @@ import type { RedisClient } from '@msa/service-kit';
 import type { ProductCatalog } from './catalog/product-catalog.js';
 import type { IntakeQueue } from './intake/intake-queue.js';
 import type { ShopRequestCounters } from './domain/create-shop-request.js';
+import { quoteRoutes } from './routes/quote-routes.js';
 import { shopRequestRoutes } from './routes/shop-request-routes.js';
+import type { QuoteStore } from './store/quote-store.js';
 import type { ShopRequestQuotas } from './store/shop-request-quotas.js';
 import type { ShopRequestStore } from './store/shop-request-store.js';
 
@@ -18,6 +20,9 @@ export interface AppDeps {
   keyPrefix: string;
   store: ShopRequestStore;
   quotas: ShopRequestQuotas;
+  quotes: QuoteStore;
+  /** QUOTE_LIFETIME_SECONDS. */
+  quoteLifetimeSeconds: number;
   catalog: ProductCatalog;
   intake: Pick<IntakeQueue, 'enqueue'>;
   metrics: Metrics;
@@ -29,6 +34,7 @@ export interface AppDeps {
 /** The counters this service adds to the kit's HTTP metrics; create them once per registry. */
 export function createShopRequestCounters(metrics: Metrics): ShopRequestCounters {
   return {
+    quotes: metrics.counter('quotes_total', 'Quotes by outcome (created, invalid, unavailable)', ['outcome']),
     requests: metrics.counter('shop_requests_total', 'Shop requests by mode (live, sandbox) and outcome', ['mode', 'outcome']),
     enqueueFailures: metrics.counter(
       'shop_request_enqueue_failures_total',
@@ -48,5 +54,6 @@ export function createApp(deps: AppDeps): Express {
     ready: () => pingRedis(redis),
   });
   app.use('/v1/shop-requests', shopRequestRoutes(deps));
+  app.use('/v1/quotes', quoteRoutes({ ...deps, quoteCounter: deps.counters.quotes }));
   return finishServiceApp(app, { logger, publicBaseUrl });
 }

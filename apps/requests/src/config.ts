@@ -1,3 +1,4 @@
+import { LIMITS } from '@msa/contracts';
 import { CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
 
@@ -30,5 +31,12 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
     .default(30_000)
     .describe('Pending shop requests younger than this are left to their own POST; older ones are queued, or refunded when never stored'),
   IDEMPOTENCY_LOCK_SECONDS: IdempotencyLockSeconds,
+  QUOTE_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(366 * 86_400)
+    .default(LIMITS.quoteLifetimeDays * 86_400)
+    .describe(`How long a quote is stored and can be named by a shop request; the documents state the ${LIMITS.quoteLifetimeDays} days of the default`),
 }).superRefine(queuePrefixRule);
 export type RequestsConfig = z.infer<typeof RequestsEnv>;

@@ -6,3 +6,4 @@ export { createIntakeQueue, intakeJobOptions, type IntakeQueue } from './intake/
 export { createReconciler, type Reconciler } from './intake/reconciler.js';
 export { createShopRequestQuotas, type ShopRequestQuotas } from './store/shop-request-quotas.js';
 export { createShopRequestStore, type ShopRequestStore } from './store/shop-request-store.js';
+export { createQuoteStore, type QuoteStore } from './store/quote-store.js';

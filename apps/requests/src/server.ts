@@ -15,6 +15,7 @@ import { createProductCatalog } from './catalog/product-catalog.js';
 import type { RequestsConfig } from './config.js';
 import { createIntakeQueue } from './intake/intake-queue.js';
 import { createReconciler } from './intake/reconciler.js';
+import { createQuoteStore } from './store/quote-store.js';
 import { createShopRequestQuotas } from './store/shop-request-quotas.js';
 import { createShopRequestStore } from './store/shop-request-store.js';
 
@@ -67,6 +68,8 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     keyPrefix: config.REDIS_KEY_PREFIX,
     store,
     quotas,
+    quotes: createQuoteStore(redis, config.REDIS_KEY_PREFIX),
+    quoteLifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
     idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
     catalog,
     intake,

@@ -1,10 +1,10 @@
-// The OpenAPI document shows worked examples of POST /v1/shop-requests. This
-// file posts each example body to the real service and compares the answer
-// with the example beside it, so the document cannot promise texts or fields
-// the service no longer sends.
+// The OpenAPI document shows worked examples of POST /v1/shop-requests and
+// of quotes. This file posts each example body to the real service and
+// compares the answer with the example beside it, so the document cannot
+// promise texts, fields or prices the service no longer sends.
 import { EXAMPLE_REQUESTS, buildOpenApiExamples } from '@msa/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, liveWriter, sandboxWriter, startHarness, type Harness } from './support.js';
+import { TEST_BASE_URL, buildPrincipal, liveWriter, sandboxWriter, startHarness, type Harness } from './support.js';
 
 // The moment the examples were written at, so their dates and reset times hold.
 const NOW = new Date('2026-01-15T09:31:12.000Z');
@@ -60,5 +60,47 @@ describe('the OpenAPI examples of POST /v1/shop-requests', () => {
 
     expect(res.status).toBe(429);
     expect(res.body).toEqual(exampleOf(429, 'daily_limit'));
+  });
+});
+
+describe('the OpenAPI examples of quotes', () => {
+  const all = buildOpenApiExamples(TEST_BASE_URL);
+  const created = all.createQuote!;
+  const shown = created.responses![201]!.company!.value as Record<string, unknown>;
+
+  it('prices the company example exactly as the 201 example shows, but for its id, and reads it back as getQuote shows', async () => {
+    const res = await h.postQuote(EXAMPLE_REQUESTS.companyQuote, { principal: buildPrincipal() });
+
+    expect(res.status).toBe(201);
+    expect({ ...res.body, quote_id: shown.quote_id }).toEqual(shown);
+    const read = await h.getQuote(res.body.quote_id);
+    expect({ ...read.body, quote_id: shown.quote_id }).toEqual(all.getQuote!.responses![200]!.stored!.value);
+  });
+
+  it.each(Object.entries(created.request!['application/json']!))('answers the %s example body in the shape of the 201 example', async (_name, example) => {
+    const res = await h.postQuote(example.value);
+
+    // The club's quote has warnings (embroidery) and a null tier_from (b2c), where the company's has none and a number.
+    const comparable = (quote: Record<string, unknown>) => ({
+      ...quote,
+      warnings: [],
+      lines: (quote.lines as object[]).slice(0, 1).map((line) => ({ ...line, tier_from: 0 })),
+    });
+    expect(res.status).toBe(201);
+    expect(shapeOf(comparable(res.body))).toEqual(shapeOf(comparable(shown)));
+  });
+
+  it('answers an unknown product with the problem of the 422 example', async () => {
+    const res = await h.postQuote({ organization_type: 'unternehmen', lines: [{ product: 'golden-polo', quantity: 40 }] });
+
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual(created.responses![422]!.unknown_product!.value);
+  });
+
+  it('answers an unknown quote id as the 404 example shows', async () => {
+    const res = await h.getQuote('quo_5e0c2a9b7d1f4e38');
+
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(all.getQuote!.responses![404]!.expired!.value);
   });
 });

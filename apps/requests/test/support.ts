@@ -19,8 +19,11 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { createApp, createShopRequestCounters } from '../src/app.js';
+import { RequestsEnv } from '../src/config.js';
 import { createProductCatalog } from '../src/catalog/product-catalog.js';
+import type { ProductCatalog } from '../src/catalog/product-catalog.js';
 import { createIntakeQueue, type IntakeQueue } from '../src/intake/intake-queue.js';
+import { createQuoteStore, type QuoteStore } from '../src/store/quote-store.js';
 import { createShopRequestQuotas, type ShopRequestQuotas } from '../src/store/shop-request-quotas.js';
 import { createShopRequestStore, type ShopRequestStore } from '../src/store/shop-request-store.js';
 
@@ -57,12 +60,15 @@ export interface Harness {
   queuePrefix: string;
   store: ShopRequestStore;
   quotas: ShopRequestQuotas;
+  quotes: QuoteStore;
   /** The queue the app enqueues on (a real BullMQ queue unless the test gave its own). */
   intake: IntakeQueue & { queue: ReturnType<typeof createIntakeQueue>['queue'] };
   catalogUrl: string;
   logger: Logger;
   post(body: unknown, opts?: CallOptions): request.Test;
   get(id: string, opts?: CallOptions): request.Test;
+  postQuote(body: unknown, opts?: CallOptions): request.Test;
+  getQuote(id: string, opts?: CallOptions): request.Test;
   /** Every stored shop request record under this file's prefix. */
   recordCount(): Promise<number>;
   /** Builds a second queue on this file's Redis and BullMQ prefix (closed with the harness). */
@@ -76,6 +82,10 @@ export interface HarnessOptions {
   /** Replaces the store the app writes to (e.g. one whose Redis is unreachable). */
   store?: ShopRequestStore;
   now?: () => Date;
+  /** Replaces the catalog the app resolves products against (e.g. one whose prices change). */
+  catalog?: ProductCatalog;
+  /** QUOTE_LIFETIME_SECONDS; the default of the service's configuration otherwise. */
+  quoteLifetimeSeconds?: number;
 }
 
 function headers(opts: CallOptions): Record<string, string> {
@@ -115,6 +125,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
   const intake = openQueue();
   const store = createShopRequestStore(tr.redis, tr.prefix);
   const quotas = createShopRequestQuotas(tr.redis, tr.prefix);
+  const quotes = createQuoteStore(tr.redis, tr.prefix);
   const catalogClient = createCatalogClient({ baseUrl: catalogService.url, sign: createInternalSigner(TEST_INTERNAL_SECRET) });
   const metrics = createMetrics('requests');
   const app = createApp({
@@ -125,7 +136,9 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     keyPrefix: tr.prefix,
     store: opts.store ?? store,
     quotas,
-    catalog: createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger }),
+    quotes,
+    quoteLifetimeSeconds: opts.quoteLifetimeSeconds ?? loadConfig(RequestsEnv, { INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET }).QUOTE_LIFETIME_SECONDS,
+    catalog: opts.catalog ?? createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger }),
     intake: opts.intake ?? intake,
     metrics,
     counters: createShopRequestCounters(metrics),
@@ -139,11 +152,14 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     queuePrefix,
     store,
     quotas,
+    quotes,
     intake,
     catalogUrl: catalogService.url,
     logger,
     post: (body, callOpts = {}) => request(app).post('/v1/shop-requests').set(headers(callOpts)).send(body as object),
     get: (id, callOpts = {}) => request(app).get(`/v1/shop-requests/${id}`).set(headers(callOpts)),
+    postQuote: (body, callOpts = {}) => request(app).post('/v1/quotes').set(headers(callOpts)).send(body as object),
+    getQuote: (id, callOpts = {}) => request(app).get(`/v1/quotes/${id}`).set(headers(callOpts)),
     async recordCount() {
       let cursor = '0';
       let count = 0;

@@ -150,8 +150,8 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
     total_net: 870.4,
     vat: 165.38,
     total_gross: 1035.78,
-    created_at: '2026-01-15T09:20:00.000Z',
-    expires_at: new Date(Date.parse('2026-01-15T09:20:00.000Z') + LIMITS.quoteLifetimeDays * 86_400_000).toISOString(),
+    created_at: '2026-01-15T09:31:12.000Z',
+    expires_at: new Date(Date.parse('2026-01-15T09:31:12.000Z') + LIMITS.quoteLifetimeDays * 86_400_000).toISOString(),
     warnings: [],
   };
 

@@ -106,6 +106,7 @@ function setUp({ livePoints = 5, failCreate = false, failEnqueue = false } = {})
     store,
     quotas: { live: createFakeQuota('live', livePoints, steps), sandbox: createFakeQuota('sandbox', 200, steps) },
     catalog: { index: async () => createProductIndex([shirt]) },
+    quotes: { get: async () => null },
     intake: {
       async enqueue(job: IntakeJob) {
         if (failEnqueue) throw new Error('queue down');

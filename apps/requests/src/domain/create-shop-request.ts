@@ -10,10 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import {
   LIMITS,
+  QUOTE_ID_PATTERN,
   type CallContext,
   type ConfirmedSubmitter,
   type FieldProblem,
   type Principal,
+  type Quote,
   type RequestTrace,
   type ShopRequestBody,
   type ShopRequestResult,
@@ -38,11 +40,12 @@ import type { z } from 'zod';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
 import { handOver } from '../intake/hand-over.js';
 import type { IntakeQueue } from '../intake/intake-queue.js';
+import type { QuoteStore } from '../store/quote-store.js';
 import type { ShopRequestQuotas } from '../store/shop-request-quotas.js';
 import { ClaimAbandonedError, type ShopRequestStore, type StoredShopRequest } from '../store/shop-request-store.js';
 import { createProductIndex, type ProductIndex } from './product-index.js';
 import { unknownProductsInRawBody } from './requested-line.js';
-import { buildShopRequestResult } from './shop-request-result.js';
+import { buildShopRequestResult, unknownQuote } from './shop-request-result.js';
 
 type Counter = ReturnType<Metrics['counter']>;
 
@@ -50,12 +53,16 @@ export interface ShopRequestCounters {
   /** Labels: mode (live, sandbox), outcome (created, invalid, rate_limited, unavailable). */
   requests: Counter;
   enqueueFailures: Counter;
+  /** Labels: outcome (created, invalid, unavailable). */
+  quotes: Counter;
 }
 
 export interface ShopRequestDeps {
   store: ShopRequestStore;
   quotas: ShopRequestQuotas;
   catalog: ProductCatalog;
+  /** Where a named `quote_id` is looked up. */
+  quotes: Pick<QuoteStore, 'get'>;
   intake: Pick<IntakeQueue, 'enqueue'>;
   publicBaseUrl: string;
   counters: ShopRequestCounters;
@@ -109,9 +116,9 @@ export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequest
   const record = await withReservation(
     reservation,
     async () => {
-      const products = await resolveProducts(deps, call, body);
-      const result = buildResult(deps, call, body, products);
-      return store(deps, call, body, result);
+      const [products, quote] = await Promise.all([resolveProducts(deps, call, body), resolveQuote(deps, call, body)]);
+      const result = buildResult(deps, call, body, products, quote);
+      return store(deps, call, body, result, quote);
     },
     (err) => call.log.warn({ err }, 'quota refund failed; the reconciler will refund it'),
   ).catch(async (err: unknown) => {
@@ -129,8 +136,8 @@ export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequest
 
 /**
  * A body that failed its schema: the 422 names every problem at once, the
- * unknown products too. A catalog that is down only costs the product
- * problems here, never the answer.
+ * unknown products and an unknown quote too. A catalog or store that is down
+ * only costs those problems here, never the answer.
  */
 export async function invalidShopRequest(
   deps: ShopRequestDeps,
@@ -141,9 +148,12 @@ export async function invalidShopRequest(
   count(deps, ctx, 'invalid');
   const fields = toFieldProblems(error);
   const index = hasProducts(raw) ? await deps.catalog.index(ctx).catch(() => undefined) : undefined;
-  if (index) {
-    const reported = new Set(fields.map((f) => f.field));
-    fields.push(...unknownProductsInRawBody(raw, index).filter((p) => !reported.has(p.field)));
+  const reported = new Set(fields.map((f) => f.field));
+  if (index) fields.push(...unknownProductsInRawBody(raw, index).filter((p) => !reported.has(p.field)));
+  const quoteId = raw && typeof raw === 'object' ? (raw as { quote_id?: unknown }).quote_id : undefined;
+  if (typeof quoteId === 'string' && QUOTE_ID_PATTERN.test(quoteId) && !reported.has('quote_id')) {
+    const quote = await deps.quotes.get(quoteId).catch(() => undefined);
+    if (quote === null) fields.push(unknownQuote(quoteId));
   }
   return invalid(fields);
 }
@@ -181,14 +191,27 @@ async function resolveProducts(deps: ShopRequestDeps, call: ShopRequestCall, bod
   });
 }
 
-function buildResult(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody, products: ProductIndex): ShopRequestResult {
-  const outcome = buildShopRequestResult(body, products, {
-    id: call.id,
-    createdAt: call.at,
-    sandbox: call.ctx.sandbox,
-    anonymous: call.caller.anonymous,
-    publicBaseUrl: deps.publicBaseUrl,
+/** The quote the body names, null when it is unknown or expired; undefined when it names none. */
+async function resolveQuote(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<Quote | null | undefined> {
+  if (body.quote_id === undefined) return undefined;
+  return deps.quotes.get(body.quote_id).catch((err: unknown) => {
+    throw unavailable(deps, call, err, 'named quote not read');
   });
+}
+
+function buildResult(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody, products: ProductIndex, quote: Quote | null | undefined): ShopRequestResult {
+  const outcome = buildShopRequestResult(
+    body,
+    products,
+    {
+      id: call.id,
+      createdAt: call.at,
+      sandbox: call.ctx.sandbox,
+      anonymous: call.caller.anonymous,
+      publicBaseUrl: deps.publicBaseUrl,
+    },
+    quote,
+  );
   if (!outcome.ok) {
     count(deps, call.ctx, 'invalid');
     throw invalid(outcome.problems);
@@ -196,13 +219,21 @@ function buildResult(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopReq
   return outcome.result;
 }
 
-async function store(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody, result: ShopRequestResult): Promise<StoredShopRequest> {
+async function store(
+  deps: ShopRequestDeps,
+  call: ShopRequestCall,
+  body: ShopRequestBody,
+  result: ShopRequestResult,
+  quote: Quote | null | undefined,
+): Promise<StoredShopRequest> {
   const record: StoredShopRequest = {
     result,
     body,
     ownerId: call.caller.ownerId,
     intake: call.ctx.sandbox ? 'none' : 'pending',
     trace: call.trace,
+    // Kept with the request: the quote expires long before the operator is done with it.
+    ...(quote ? { quote } : {}),
     // Only a live request reaches the operator, who is told who submitted it.
     ...(call.caller.submitter && !call.ctx.sandbox ? { submitter: call.caller.submitter } : {}),
   };

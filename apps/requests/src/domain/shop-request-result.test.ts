@@ -1,4 +1,4 @@
-import { ShopRequestBody, ShopRequestResult, type Product, type ShopRequestInput } from '@msa/contracts';
+import { ShopRequestBody, ShopRequestResult, type Product, type Quote, type ShopRequestInput } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import { createProductIndex } from './product-index.js';
 import { unknownProductsInRawBody } from './requested-line.js';
@@ -152,6 +152,53 @@ describe('buildShopRequestResult', () => {
     const outcome = buildShopRequestResult(buildBody({ products: undefined, design_service: true }), index, ctx);
 
     expect(outcome.ok && outcome.result.products).toEqual([]);
+  });
+});
+
+describe('buildShopRequestResult with a quote_id', () => {
+  const quote: Quote = {
+    quote_id: 'quo_0123456789abcdef',
+    organization_type: 'verein',
+    shop_type: 'b2c',
+    currency: 'EUR',
+    lines: [],
+    total_net: 0,
+    vat: 0,
+    total_gross: 0,
+    created_at: '2030-05-01T09:00:00.000Z',
+    expires_at: '2030-05-31T09:00:00.000Z',
+    warnings: [],
+  };
+
+  it('names the quote in the result', () => {
+    const outcome = buildShopRequestResult(buildBody({ quote_id: quote.quote_id }), index, ctx, quote);
+
+    expect(outcome.ok && outcome.result).toMatchObject({ quote_id: quote.quote_id, warnings: [] });
+  });
+
+  it('reports an unknown or expired quote on quote_id, after the product problems', () => {
+    const body = buildBody({ products: [{ product: 'mystery-mug' }], quote_id: 'quo_ffffffffffffffff' });
+
+    const outcome = buildShopRequestResult(body, index, ctx, null);
+
+    expect(outcome.ok ? [] : outcome.problems.map((p) => p.field)).toEqual(['products.0.product', 'quote_id']);
+  });
+
+  it('warns when the quote was made for the other shop type', () => {
+    const body = buildBody({
+      organization: { name: 'Muster GmbH', type: 'unternehmen', contact_name: 'Max Muster', email: 'max@example.org' },
+      quote_id: quote.quote_id,
+    });
+
+    const outcome = buildShopRequestResult(body, index, ctx, quote);
+
+    expect(outcome.ok && outcome.result.warnings).toEqual([expect.stringMatching(/^quote_id: the quote prices a b2c shop \(organization type verein\), this request is for a b2b shop \(unternehmen\)/)]);
+  });
+
+  it('leaves quote_id out of a result whose request named none', () => {
+    const outcome = buildShopRequestResult(buildBody(), index, ctx);
+
+    expect(outcome.ok && 'quote_id' in outcome.result).toBe(false);
   });
 });
 

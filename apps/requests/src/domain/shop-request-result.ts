@@ -6,6 +6,7 @@ import {
   shopTypeOf,
   type FieldProblem,
   type Product,
+  type Quote,
   type ShopRequestBody,
   type ShopRequestResult,
   type ShopType,
@@ -60,12 +61,17 @@ export function nextSteps({ id, sandbox, anonymous, publicBaseUrl }: Omit<Result
   );
 }
 
+export function unknownQuote(id: string): FieldProblem {
+  return { field: 'quote_id', message: `unknown or expired quote '${id}'; make a new one with POST /v1/quotes` };
+}
+
 /**
  * Resolves every requested product against the catalog and builds the
- * result. Unknown products are problems (422); everything else the operator
- * can sort out with the customer becomes a warning.
+ * result. Unknown products, and a named quote that is unknown or expired
+ * (`quote` null), are problems (422); everything else the operator can sort
+ * out with the customer becomes a warning.
  */
-export function buildShopRequestResult(body: ShopRequestBody, products: ProductIndex, ctx: ResultContext): ResultOutcome {
+export function buildShopRequestResult(body: ShopRequestBody, products: ProductIndex, ctx: ResultContext, quote?: Quote | null): ResultOutcome {
   const shopType = shopTypeOf(body.organization.type);
   const problems: FieldProblem[] = [];
   const warnings: string[] = [];
@@ -100,7 +106,15 @@ export function buildShopRequestResult(body: ShopRequestBody, products: ProductI
     });
   });
 
+  if (body.quote_id !== undefined && !quote) problems.push(unknownQuote(body.quote_id));
   if (problems.length > 0) return { ok: false, problems };
+
+  if (quote && quote.shop_type !== shopType) {
+    warnings.push(
+      `quote_id: the quote prices a ${quote.shop_type} shop (organization type ${quote.organization_type}), this request is for a ${shopType} shop (${body.organization.type}); ` +
+        'the operator prices the shop by the request.',
+    );
+  }
 
   if (body.private_shop && shopType === 'b2c') {
     warnings.push(
@@ -123,6 +137,7 @@ export function buildShopRequestResult(body: ShopRequestBody, products: ProductI
       next_steps: nextSteps(ctx),
       warnings,
       upstream: null,
+      ...(quote ? { quote_id: quote.quote_id } : {}),
     },
   };
 }

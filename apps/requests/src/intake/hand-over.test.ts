@@ -73,6 +73,29 @@ describe('handOver', () => {
     expect(jobs[0]?.submitter).toEqual(submitter);
   });
 
+  it('puts the named quote beside the body, whose quote_id it leaves out for the previous worker', async () => {
+    const { deps, jobs } = buildDeps();
+    const quote = {
+      quote_id: 'quo_0123456789abcdef',
+      organization_type: 'verein',
+      shop_type: 'b2c',
+      currency: 'EUR',
+      lines: [],
+      total_net: 0,
+      vat: 0,
+      total_gross: 0,
+      created_at: '2030-05-01T10:00:00.000Z',
+      expires_at: '2030-05-31T10:00:00.000Z',
+      warnings: [],
+    } as const;
+    const record = buildRecord();
+
+    await handOver(deps, { ...record, body: { ...record.body, quote_id: quote.quote_id }, quote: { ...quote, lines: [], warnings: [] } });
+
+    expect(jobs[0]?.quote).toMatchObject({ quote_id: quote.quote_id });
+    expect(jobs[0]?.body).toEqual(record.body);
+  });
+
   it('leaves the request unmarked when the enqueue fails, and says so instead of rejecting', async () => {
     const { deps, steps } = buildDeps({ enqueueFails: true });
 

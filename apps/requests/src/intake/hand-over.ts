@@ -20,14 +20,19 @@ export interface HandOverDeps {
 export type HandOverOutcome = { outcome: 'queued' } | { outcome: 'not_queued' | 'not_marked'; err: unknown };
 
 export function intakeJobOf(record: StoredShopRequest): IntakeJob {
+  // The quote travels beside the body, which leaves its quote_id out: a
+  // worker of the previous release parses the body strictly and would
+  // refuse the job, while it drops the unknown `quote` and delivers the rest.
+  const { quote_id: _named, ...body } = record.body;
   return {
     request_id: record.result.id,
-    body: record.body,
+    body,
     result: record.result,
     owner_id: record.ownerId,
     request_trace: record.trace,
     // Only when there is one: other jobs stay exactly as before.
     ...(record.submitter ? { submitter: record.submitter } : {}),
+    ...(record.quote ? { quote: record.quote } : {}),
   };
 }
 

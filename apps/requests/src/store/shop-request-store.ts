@@ -1,7 +1,7 @@
 // Redis storage of shop requests: one hash per request plus a sorted set of
 // live requests that are stored but not yet on the intake queue. This file is
 // the only code that knows the key names.
-import { ConfirmedSubmitter, RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
+import { ConfirmedSubmitter, Quote, RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
 
 /** `pending`: live, not yet queued. `queued`: handed to the intake queue. `none`: sandbox, never queued. */
@@ -18,6 +18,8 @@ export interface StoredShopRequest {
    * consent page (authorization code grant): that address and the client.
    */
   submitter?: ConfirmedSubmitter;
+  /** The quote the request named, as it was when the request was accepted. */
+  quote?: Quote;
 }
 
 /** Who an unfinished request belongs to and which day's quota it counts on. */
@@ -109,7 +111,7 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
       if (failed) throw failed;
     },
 
-    async create({ result, body, ownerId, intake, trace, submitter }) {
+    async create({ result, body, ownerId, intake, trace, submitter, quote }) {
       const fields = {
         result: JSON.stringify(result),
         body: JSON.stringify(body),
@@ -118,6 +120,7 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
         trace: JSON.stringify(trace),
         // Stored with the request, so the reconciler's job carries it too.
         ...(submitter ? { submitter: JSON.stringify(submitter) } : {}),
+        ...(quote ? { quote: JSON.stringify(quote) } : {}),
       };
       // A live request is pending again (a no-op unless a reconciler dropped
       // it) before its record exists: a stored live request is always in the
@@ -139,6 +142,7 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
         intake: (raw.intake as IntakeState | undefined) ?? 'pending',
         trace: RequestTrace.parse(JSON.parse(raw.trace ?? '{}')),
         ...(raw.submitter ? { submitter: ConfirmedSubmitter.parse(JSON.parse(raw.submitter)) } : {}),
+        ...(raw.quote ? { quote: Quote.parse(JSON.parse(raw.quote)) } : {}),
       };
     },
 
