@@ -106,6 +106,12 @@ describe('llms.txt', () => {
     expect(text).toContain(`](${BASE}/)`);
   });
 
+  it('links the API catalog, the MCP server card, the agent skills and the registry entry', () => {
+    for (const path of ['/.well-known/api-catalog', '/mcp/server-card', '/.well-known/agent-skills/index.json', '/server.json']) {
+      expect(text).toMatch(new RegExp(`\\]\\(https://[^)]+${path.replace(/[.]/g, '\\.')}\\)`));
+    }
+  });
+
   it('explains how to start in three calls', () => {
     expect(text).toContain('## Start in three calls');
     expect(text).toContain(`${BASE}/v1/products`);

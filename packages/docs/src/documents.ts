@@ -1,9 +1,9 @@
 // Renders every Markdown document for one reader (base URL, sandbox or not).
 // The sources live in content/*.md with {{PLACEHOLDER}}s; the values and the
 // generated blocks (tables, lists) come from here.
-import { API_VERSION, DEPRECATIONS, LIMITS, OPERATIONS, SERVICE_FACTS, SERVICE_PREFIX, type OperationDef } from '@msa/contracts';
+import { API_VERSION, DEPRECATIONS, LIMITS, OPERATIONS, SERVICE_FACTS, SERVICE_PREFIX, type OperationDef, type RouteId } from '@msa/contracts';
 import { agentHostVars } from './agent-hosts.js';
-import { docUrls, operationHref, type DocContext, type DocUrls } from './context.js';
+import { docUrls, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
 import {
   BODY_LIMIT_KB,
   DEPRECATION_NOTICE_DAYS,
@@ -79,6 +79,15 @@ function operationList(u: DocUrls, table: readonly OperationDef[]): string {
     .join('\n');
 }
 
+/** The machine-readable ways in, for llms.txt: each from its table entry. */
+const DISCOVERY_DOCUMENTS = ['getApiCatalog', 'getMcpServerCard', 'getAgentSkills', 'getMcpRegistryServer'] as const satisfies readonly RouteId[];
+
+function discoveryLinks(u: DocUrls, table: readonly OperationDef[]): string {
+  return DISCOVERY_DOCUMENTS.map((id) => requireOperation(table, id))
+    .map((op) => `- [${op.link?.title ?? op.summary}](${operationHref(u, op)}): ${op.description}`)
+    .join('\n');
+}
+
 /** Every placeholder a source may use, for one reader; `table` is the operation table (a test passes its own). */
 export function templateVars(ctx: DocContext, table: readonly OperationDef[] = OPERATIONS): Record<string, string | number> {
   const u = docUrls(ctx);
@@ -147,6 +156,7 @@ export function templateVars(ctx: DocContext, table: readonly OperationDef[] = O
       .join(', '),
     KEY_CREATIONS_PER_DAY: LIMITS.keyCreationsPerIpPerDay,
     KEY_FORM: keyFormMarkdown(ctx, u, table),
+    DISCOVERY_LINKS: discoveryLinks(u, table),
     ...agentHostVars(ctx, u, table),
   };
   // One section in three documents: filled here, placed by each source as {{AGENT_HOSTS}}.

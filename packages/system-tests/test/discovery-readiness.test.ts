@@ -312,6 +312,16 @@ describe('agent-readiness discovery checks', () => {
     expect(withRel(parseLinkHeader(head.headers.get('link')), 'api-catalog').map((l) => l.href)).toEqual([`${base}/.well-known/api-catalog`]);
   });
 
+  it('answers other methods on the discovery documents with the 405 envelope and Allow', async () => {
+    for (const path of ['/robots.txt', '/.well-known/api-catalog', '/mcp/server-card', '/.well-known/agent-skills/index.json']) {
+      const res = await fetch(`${base}${path}`, { method: 'POST' });
+
+      expect(res.status, path).toBe(405);
+      expect(res.headers.get('allow'), path).toBe('GET, HEAD, OPTIONS');
+      expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe('method_not_allowed');
+    }
+  });
+
   it('OAuth discovery: RFC 8414 metadata of the issuer and of the sandbox issuer, with the authorization code flow', async () => {
     for (const [path, issuer] of [
       ['/.well-known/oauth-authorization-server', base],
