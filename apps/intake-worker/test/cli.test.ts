@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createTestRedis, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIntakeJob } from './support/build-job.js';
+import { buildIntakeJob, buildQuote } from './support/build-job.js';
 import { startTestWorker, waitUntil, type TestWorker } from './support/worker.js';
 
 const run = promisify(execFile);
@@ -47,6 +47,7 @@ describe('the list command', () => {
       body: { shop_name: 'Zweiter Shop' },
       organization: { name: 'Bäckerei Krume', type: 'handwerk' },
       submitter: { email: 'erika.mustermann@example.org', client_id: 'msa_client_pub_1', client_name: 'Agent Desktop' },
+      quote: buildQuote(),
     });
     for (const job of [older, newer]) {
       await worker.add(job);
@@ -64,6 +65,9 @@ describe('the list command', () => {
     expect(all).toContain('products:     hoodie-classic, tshirt-basic');
     expect(all).toContain('submitter:    erika.mustermann@example.org (address confirmed) via client "Agent Desktop" (msa_client_pub_1)');
     expect(all.match(/submitter:/g)).toHaveLength(1);
+    expect(all).toContain('quote:        quo_5e0c2a9b7d1f4e38: 1012.40 net + 192.36 VAT = 1204.76 gross EUR (net basis)');
+    expect(all).toContain('                40 x bio-polo-herren (dtf, tier 25): 21.76/25.90 each, 870.40 net / 1035.78 gross');
+    expect(all.match(/quote:/g)).toHaveLength(1);
     expect(one).toContain(newer.request_id);
     expect(one).not.toContain(older.request_id);
   });

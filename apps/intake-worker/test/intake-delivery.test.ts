@@ -1,6 +1,6 @@
 import { createTestRedis, type SmtpSink, startSmtpSink, type TestRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIntakeJob } from './support/build-job.js';
+import { buildIntakeJob, buildQuote } from './support/build-job.js';
 import { PNG_1X1, sendBytes, startLogoServer, type LogoServer } from './support/logo-server.js';
 import { startTestWorker, waitUntil, type TestWorker } from './support/worker.js';
 
@@ -76,7 +76,7 @@ describe('intake worker delivering a live shop request', () => {
         logo_notes: '',
       }),
     ]);
-    expect(Object.keys(entries[0]!).filter((k) => k.startsWith('submitter'))).toEqual([]);
+    expect(Object.keys(entries[0]!).filter((k) => k.startsWith('submitter') || k.startsWith('quote'))).toEqual([]);
     expect(mail.text).not.toContain('Absender-Adresse bestätigt');
   });
 
@@ -97,6 +97,39 @@ describe('intake worker delivering a live shop request', () => {
         submitter_confirmed_email: 'erika.mustermann@example.org',
         submitter_client_id: 'https://agent.example/client.json',
         submitter_client_name: 'Agent Desktop',
+      }),
+    ]);
+  });
+
+  it('shows the quote the request named in the operator e-mail, and its lines and totals in the list entry', async () => {
+    const quote = buildQuote();
+    const job = buildIntakeJob({ quote, organization: { name: 'Muster GmbH', type: 'unternehmen' } });
+
+    await worker.add(job);
+    await worker.waitForState(job.request_id, 'completed');
+
+    const operator = smtp.to(OPERATOR).find((m) => m.parsed.messageId === `<${job.request_id}.operator@shop.example>`)!;
+    const text = operator.parsed.text!;
+    expect(text).toContain('Angebot quo_5e0c2a9b7d1f4e38');
+    expect(text).toContain('Position 1: 40 × Bio Poloshirt Herren (bio-polo-herren), DTF-Druck');
+    expect(text).toMatch(/Stückpreis: 21,76\s€ netto \/ 25,90\s€ brutto/);
+    expect(text).toMatch(/Summe: 870,40\s€ netto \/ 1\.035,78\s€ brutto/);
+    expect(text).toMatch(/Summe netto: 1\.012,40\s€\nMwSt\. 19 %: 192,36\s€\nSumme brutto: 1\.204,76\s€/);
+    expect(operator.parsed.html).toContain('Angebot quo_5e0c2a9b7d1f4e38');
+    const json = operator.parsed.attachments.find((a) => a.filename === `anfrage-${job.request_id}.json`)!;
+    expect(JSON.parse(json.content.toString('utf8')).quote).toEqual(quote);
+    const entries = (await listEntries()).filter((e) => e.request_id === job.request_id);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        quote_id: 'quo_5e0c2a9b7d1f4e38',
+        quote_basis: 'net',
+        quote_lines:
+          '40 x bio-polo-herren (dtf, tier 25): 21.76/25.90 each, 870.40 net / 1035.78 gross | ' +
+          '10 x baseball-cap-bio (stick, tier 10): 14.20/16.90 each, 142.00 net / 168.98 gross',
+        quote_total_net: '1012.40',
+        quote_vat: '192.36',
+        quote_total_gross: '1204.76',
+        quote_expires_at: '2030-02-13T16:00:00.000Z',
       }),
     ]);
   });

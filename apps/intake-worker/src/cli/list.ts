@@ -39,6 +39,10 @@ try {
         console.log(`  submitter:    ${f.submitter_confirmed_email} (address confirmed) via client "${f.submitter_client_name ?? ''}" (${f.submitter_client_id ?? ''})`);
       }
       console.log(`  products:     ${f.products || '–'}${f.design_service === 'true' ? ' (design service)' : ''}`);
+      if (f.quote_id) {
+        console.log(`  quote:        ${f.quote_id}: ${f.quote_total_net ?? ''} net + ${f.quote_vat ?? ''} VAT = ${f.quote_total_gross ?? ''} gross EUR (${f.quote_basis ?? ''} basis)`);
+        for (const line of (f.quote_lines ?? '').split(' | ').filter(Boolean)) console.log(`                ${line}`);
+      }
       console.log(`  logo notes:   ${f.logo_notes || '–'}`);
     }
   }

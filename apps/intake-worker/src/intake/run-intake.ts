@@ -16,7 +16,7 @@
  * operator e-mail begun), the operator e-mail's record (which marks the
  * confirmation begun) and the list entry.
  */
-import { IntakeJob, shopTypeOf } from '@msa/contracts';
+import { IntakeJob, shopTypeOf, type Quote } from '@msa/contracts';
 import type { Logger } from '@msa/service-kit';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Histogram } from 'prom-client';
@@ -138,6 +138,28 @@ export function listFields(job: IntakeJob, logoNotes: string[]): Record<string, 
           submitter_client_name: job.submitter.client_name,
         }
       : {}),
+    // Only when the request named a quote: its lines and totals as the customer saw them.
+    ...(job.quote ? quoteFields(job.quote) : {}),
+  };
+}
+
+const amount = (euros: number) => euros.toFixed(2);
+
+function quoteFields(quote: Quote): Record<string, string> {
+  return {
+    quote_id: quote.quote_id,
+    quote_basis: quote.shop_type === 'b2b' ? 'net' : 'gross',
+    quote_lines: quote.lines
+      .map(
+        (l) =>
+          `${l.quantity} x ${l.handle} (${l.decoration}${l.tier_from === null ? '' : `, tier ${l.tier_from}`}): ` +
+          `${amount(l.unit_net)}/${amount(l.unit_gross)} each, ${amount(l.total_net)} net / ${amount(l.total_gross)} gross`,
+      )
+      .join(' | '),
+    quote_total_net: amount(quote.total_net),
+    quote_vat: amount(quote.vat),
+    quote_total_gross: amount(quote.total_gross),
+    quote_expires_at: quote.expires_at,
   };
 }
 

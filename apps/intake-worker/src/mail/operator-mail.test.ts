@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildIntakeJob } from '../../test/support/build-job.js';
+import { buildIntakeJob, buildQuote } from '../../test/support/build-job.js';
 import { buildOperatorMail, formatCreatedAt, formatEuro } from './operator-mail.js';
 
 const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
@@ -179,5 +179,41 @@ describe('formatEuro', () => {
     const formatted = [34.9, 1234.5, 34.9, 0].map(formatEuro);
 
     expect(formatted.map((text) => text.replace(/\u00a0/g, ' '))).toEqual(['34,90 €', '1.234,50 €', '34,90 €', '0,00 €']);
+  });
+});
+
+describe('buildOperatorMail with a quote', () => {
+  it('shows the quote\'s lines, tiers, unit and line prices, totals and warnings in both parts', () => {
+    const job = buildIntakeJob({ quote: buildQuote(), organization: { type: 'unternehmen', name: 'Muster GmbH' } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    for (const part of [String(mail.text), String(mail.html)]) {
+      for (const value of [
+        'Angebot quo_5e0c2a9b7d1f4e38',
+        'B2B: Nettopreis der Staffel, zzgl. 19 % MwSt.',
+        '40 × Bio Poloshirt Herren (bio-polo-herren), DTF-Druck',
+        'ab 25 Stück',
+        `${formatEuro(21.76)} netto / ${formatEuro(25.9)} brutto`,
+        `${formatEuro(870.4)} netto / ${formatEuro(1035.78)} brutto`,
+        '10 × Baseball Cap Bio-Baumwolle (baseball-cap-bio), Stick (pausiert)',
+        formatEuro(1012.4),
+        formatEuro(192.36),
+        formatEuro(1204.76),
+        'embroidery (stick) is paused',
+      ]) {
+        expect(part).toContain(value);
+      }
+    }
+    expect(String(mail.text)).toMatch(/Summe netto: 1\.012,40\s€\nMwSt\. 19 %: 192,36\s€\nSumme brutto: 1\.204,76\s€/);
+    const json = JSON.parse(String(mail.attachments?.at(-1)?.content));
+    expect(json.quote).toEqual(buildQuote());
+  });
+
+  it('has no quote section for a request that named none', () => {
+    const mail = buildOperatorMail(buildIntakeJob(), [], settings);
+
+    expect(String(mail.text)).not.toContain('Angebot');
+    expect(JSON.parse(String(mail.attachments?.at(-1)?.content))).not.toHaveProperty('quote');
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_DESIGN_POSITION, shopTypeOf, type ConfirmedSubmitter, type IntakeJob } from '@msa/contracts';
+import { DEFAULT_DESIGN_POSITION, shopTypeOf, type ConfirmedSubmitter, type IntakeJob, type Quote } from '@msa/contracts';
 import { getOrBuild } from '@msa/service-kit';
 import type { SendMailOptions } from 'nodemailer';
 import type { StoredLogo } from '../store/intake-store.js';
@@ -88,6 +88,7 @@ export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings:
       ],
     },
     ...productSections(job, shopType, logoByUrl),
+    ...(job.quote ? [quoteSection(job.quote)] : []),
   ];
 
   if (result.warnings.length) {
@@ -125,7 +126,7 @@ export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings:
   attachments.push({
     filename: jsonName,
     contentType: 'application/json; charset=utf-8',
-    content: `${JSON.stringify({ id, owner_id: job.owner_id, ...(job.submitter ? { submitter: job.submitter } : {}), result, request: body }, null, 2)}\n`,
+    content: `${JSON.stringify({ id, owner_id: job.owner_id, ...(job.submitter ? { submitter: job.submitter } : {}), result, request: body, ...(job.quote ? { quote: job.quote } : {}) }, null, 2)}\n`,
   });
 
   return {
@@ -183,6 +184,39 @@ function productSections(job: IntakeJob, shopType: 'b2c' | 'b2b', logoByUrl: Map
     });
     return { title: `Produkt ${i + 1}: ${resolved?.product ?? product.product}`, rows };
   });
+}
+
+/**
+ * The quote the request named, as the customer saw it: every line with the
+ * tier, unit and line prices, and the totals. The prices are the API's
+ * answer at quoting time, not today's catalog.
+ */
+function quoteSection(quote: Quote): Section {
+  const basis =
+    quote.shop_type === 'b2c'
+      ? 'B2C: Bruttopreis pro Stück (inkl. 19 % MwSt.), unabhängig von der Menge'
+      : 'B2B: Nettopreis der Staffel, zzgl. 19 % MwSt.';
+  const rows: Row[] = [
+    { label: 'Angebots-ID', value: quote.quote_id },
+    { label: 'Preisbasis', value: `${basis} (Organisationsart ${quote.organization_type})` },
+  ];
+  quote.lines.forEach((line, i) => {
+    rows.push(
+      { label: `Position ${i + 1}`, value: `${line.quantity} × ${line.product} (${line.handle}), ${DECORATIONS[line.decoration] ?? line.decoration}` },
+      { label: 'Staffel', value: line.tier_from === null ? '–' : `ab ${line.tier_from} Stück`, depth: 1 },
+      { label: 'Stückpreis', value: `${formatEuro(line.unit_net)} netto / ${formatEuro(line.unit_gross)} brutto`, depth: 1 },
+      { label: 'Summe', value: `${formatEuro(line.total_net)} netto / ${formatEuro(line.total_gross)} brutto`, depth: 1 },
+    );
+  });
+  rows.push(
+    { label: 'Summe netto', value: formatEuro(quote.total_net) },
+    { label: 'MwSt. 19 %', value: formatEuro(quote.vat) },
+    { label: 'Summe brutto', value: formatEuro(quote.total_gross) },
+    { label: 'Erstellt', value: formatCreatedAt(quote.created_at) },
+    { label: 'Gültig bis', value: formatCreatedAt(quote.expires_at) },
+    ...quote.warnings.map((w) => ({ label: 'Hinweis', value: w })),
+  );
+  return { title: `Angebot ${quote.quote_id}`, rows };
 }
 
 function designLogo(url: string, logoByUrl: Map<string, StoredLogo>): string {

@@ -15,6 +15,48 @@ export interface JobOverrides {
   trace?: IntakeJobInput['request_trace'];
   /** The confirmed submitter of a request made through the consent page. */
   submitter?: IntakeJobInput['submitter'];
+  /** The quote the request named (`buildQuote()` gives one). */
+  quote?: IntakeJobInput['quote'];
+}
+
+/** A company's quote for 40 polo shirts and 10 embroidered caps, as the requests service stores it. */
+export function buildQuote(): NonNullable<IntakeJobInput['quote']> {
+  return {
+    quote_id: 'quo_5e0c2a9b7d1f4e38',
+    organization_type: 'unternehmen',
+    shop_type: 'b2b',
+    currency: 'EUR',
+    lines: [
+      {
+        product: 'Bio Poloshirt Herren',
+        handle: 'bio-polo-herren',
+        quantity: 40,
+        decoration: 'dtf',
+        tier_from: 25,
+        unit_net: 21.76,
+        unit_gross: 25.9,
+        total_net: 870.4,
+        total_gross: 1035.78,
+      },
+      {
+        product: 'Baseball Cap Bio-Baumwolle',
+        handle: 'baseball-cap-bio',
+        quantity: 10,
+        decoration: 'stick',
+        tier_from: 10,
+        unit_net: 14.2,
+        unit_gross: 16.9,
+        total_net: 142,
+        total_gross: 168.98,
+      },
+    ],
+    total_net: 1012.4,
+    vat: 192.36,
+    total_gross: 1204.76,
+    created_at: '2030-01-14T16:00:00.000Z',
+    expires_at: '2030-02-13T16:00:00.000Z',
+    warnings: ['lines.1.decoration: embroidery (stick) is paused; the operator will suggest print (dtf) instead.'],
+  };
 }
 
 /** A live shop request as the requests service queues it. */
@@ -73,6 +115,7 @@ export function buildIntakeJob(overrides: JobOverrides = {}): IntakeJob {
     },
     owner_id: 'msa_client_0123456789abcdef',
     ...(overrides.submitter ? { submitter: overrides.submitter } : {}),
+    ...(overrides.quote ? { quote: overrides.quote } : {}),
     request_trace: overrides.trace ?? {
       request_id: `api-${id}`,
       traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
