@@ -3,9 +3,12 @@
 // endpoint says about itself (MCP_SERVER_INFO), its protocol versions and the
 // operation table's addresses. A client reads the card before it connects;
 // the registry entry is the same facts in the registry's schema.
-import { OPERATIONS, type OperationDef, type RouteId } from '@msa/contracts';
+import { MCP_TOOLS, OPERATIONS, type OperationDef, type RouteId } from '@msa/contracts';
 import { docUrls, normalizeBaseUrl, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
 import { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-surface.js';
+
+/** The tools that need a scope, from the tool table: `create_shop_request needs requests:write, …`. */
+const SCOPED_TOOLS = MCP_TOOLS.flatMap((t) => ('scope' in t && t.scope ? [`${t.name} needs ${t.scope}`] : [])).join(', ');
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
@@ -66,7 +69,7 @@ function authorizationHeader(sandbox: boolean): KeyValueInput {
     name: 'Authorization',
     description: sandbox
       ? 'Optional. An API key or OAuth access token; without one every tool works and a shop request is a sandbox request, stored and never sent.'
-      : 'Optional for reading. An API key (POST /v1/keys) or an OAuth access token; create_shop_request needs the scope requests:write, and without it answers 401 with a Bearer challenge an OAuth-capable host follows.',
+      : `Optional for reading. An API key (POST /v1/keys) or an OAuth access token; ${SCOPED_TOOLS}, and without it answers 401 with a Bearer challenge an OAuth-capable host follows.`,
     isRequired: false,
     isSecret: true,
     value: 'Bearer {token}',
