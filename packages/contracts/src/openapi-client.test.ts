@@ -20,13 +20,17 @@ import type { paths } from './api.js';
 type KeyBody = NonNullable<paths['/v1/keys']['post']['requestBody']>['content']['application/json'];
 type ShopRequestBody = NonNullable<paths['/v1/shop-requests']['post']['requestBody']>['content']['application/json'];
 type ClientBody = NonNullable<paths['/oauth/register']['post']['requestBody']>['content']['application/json'];
+type QuoteBody = NonNullable<paths['/v1/quotes']['post']['requestBody']>['content']['application/json'];
 
 export const key: KeyBody = { name: 'my-agent', email: 'dev@example.org' };
+
+export const quote: QuoteBody = { organization_type: 'verein', lines: [{ product: 'bio-t-shirt-unisex', quantity: 40, colors: ['Schwarz'] }] };
 
 export const shopRequest: ShopRequestBody = {
   organization: { name: 'TSV Musterstadt', type: 'verein', contact_name: 'Erika Muster', email: 'erika@example.org' },
   shop_name: 'TSV Fanshop',
   products: [{ product: 'bio-t-shirt-unisex', colors: ['Schwarz'] }],
+  quote_id: 'quo_5e0c2a9b7d1f4e38',
 };
 
 export const designService: ShopRequestBody = {

@@ -95,15 +95,24 @@ describe('documentation URLs through the gateway', () => {
   it('serves a service document whose every link answers', async () => {
     const doc = (await (await get('/')).json()) as { links: Record<string, { href: string; method: string; auth: string; templated?: boolean }> };
 
+    // A quote link needs a quote that exists.
+    const quote = (await (
+      await fetch(`${system.baseUrl}/v1/quotes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ organization_type: 'verein', lines: [{ product: 'bio-t-shirt-unisex', quantity: 1 }] }),
+      })
+    ).json()) as { quote_id: string };
+
     const checked: string[] = [];
     for (const [rel, link] of Object.entries(doc.links)) {
       if (link.method !== 'GET' || link.auth === 'required') continue;
-      const href = link.templated ? link.href.replace('{handle}', 'bio-t-shirt-unisex') : link.href;
+      const href = link.templated ? link.href.replace('{handle}', 'bio-t-shirt-unisex').replace('{id}', quote.quote_id) : link.href;
       const res = await fetch(href, { headers: { accept: 'application/json' } });
       expect(res.status, `${rel} ${href}`).toBe(200);
       checked.push(rel);
     }
-    expect(checked).toEqual(expect.arrayContaining(['products', 'product', 'pricing', 'shops', 'oauth_authorization_server_metadata', 'oauth_protected_resource_metadata', 'jwks', 'sandbox']));
+    expect(checked).toEqual(expect.arrayContaining(['products', 'product', 'pricing', 'shops', 'quote', 'oauth_authorization_server_metadata', 'oauth_protected_resource_metadata', 'jwks', 'sandbox']));
   });
 
   it('links error envelopes to an anchor the developer portal has', async () => {
