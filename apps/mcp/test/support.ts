@@ -39,6 +39,8 @@ export interface RpcOptions {
 export interface McpHarness {
   app: Express;
   catalogUrl: string;
+  /** The requests service the tools call, for checking what they stored. */
+  requestsUrl: string;
   /** POSTs a raw JSON-RPC body (object, array or string) to /mcp as the gateway would. */
   rpc(body: unknown, opts?: RpcOptions): request.Test;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startMcpHarness(name: string, overrides: Partial<AppDeps> 
     return {
       app,
       catalogUrl: catalog.url,
+      requestsUrl: requests.url,
       rpc(body, opts = {}) {
         return request(app)
           .post('/mcp')

@@ -63,6 +63,10 @@ const CALLS: Record<McpToolName, { ok: Record<string, unknown>; failing: Record<
   list_public_shops: { ok: {}, failing: { category: 'handwerk' } },
   create_shop_request: { ok: buildShopRequest(), failing: buildShopRequest({ shop_name: '' }) },
   get_shop_request: { ok: { id: 'set in beforeAll' }, failing: { id: 'req_0000000000000000' } },
+  get_quote: {
+    ok: { organization_type: 'unternehmen', lines: [{ product: 'bio-polo-herren', quantity: 40 }] },
+    failing: { organization_type: 'unternehmen', lines: [{ product: 'golden-polo', quantity: 40 }] },
+  },
 };
 
 describe('initialize', () => {

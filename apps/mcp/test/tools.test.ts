@@ -264,6 +264,61 @@ describe('tool get_shop_request', () => {
   });
 });
 
+describe('tool get_quote', () => {
+  const companyQuote = { organization_type: 'unternehmen', lines: [{ product: 'bio-polo-herren', quantity: 40, colors: ['Navy'] }] };
+
+  it('answers exact prices without credentials, as POST /v1/quotes does, and the quote can be read back', async () => {
+    const result = await call('get_quote', companyQuote, { principal: null, sandbox: false });
+
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ shop_type: 'b2b', currency: 'EUR', total_net: 870.4, vat: 165.38, total_gross: 1035.78, warnings: [] });
+    expect(result.structuredContent.lines).toEqual([
+      expect.objectContaining({ handle: 'bio-polo-herren', quantity: 40, decoration: 'dtf', tier_from: 25, unit_net: 21.76, unit_gross: 25.9 }),
+    ]);
+    expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+    const stored = await fetch(`${h.requestsUrl}/v1/quotes/${result.structuredContent.quote_id}`, { headers: internalHeaders('requests') });
+    expect(await stored.json()).toEqual(result.structuredContent);
+  });
+
+  it('prices a club by the gross from-price per piece and warns about paused embroidery', async () => {
+    const result = await call('get_quote', { organization_type: 'verein', lines: [{ product: 'bio-polo-herren', quantity: 40, decoration: 'stick' }] });
+
+    expect(result.structuredContent.lines[0]).toMatchObject({ tier_from: null, unit_gross: 29.9, total_gross: 1196 });
+    expect(result.structuredContent.warnings).toEqual([expect.stringContaining('embroidery (stick) is paused')]);
+  });
+
+  it('answers an unknown product with the 422 envelope of the REST API, on its field', async () => {
+    const result = await call('get_quote', { organization_type: 'unternehmen', lines: [{ product: 'golden-polo', quantity: 40 }] });
+
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error).toMatchObject({ code: 'validation_failed', status: 422 });
+    expect(result.structuredContent.error.fields).toEqual([{ field: 'lines.0.product', message: expect.stringContaining("unknown product 'golden-polo'") }]);
+  });
+
+  it('answers arguments that break the schema with validation_failed, one field each', async () => {
+    const result = await call('get_quote', { organization_type: 'firma', lines: [{ product: 'bio-polo-herren', quantity: 0 }] });
+
+    expect(result.structuredContent.error.code).toBe('validation_failed');
+    expect(result.structuredContent.error.fields.map((f: { field: string }) => f.field).sort()).toEqual(['lines.0.quantity', 'organization_type']);
+  });
+
+  it('gives a quote_id that create_shop_request takes, and the request names it', async () => {
+    const principal = sandboxPrincipal();
+    const quote = await call('get_quote', companyQuote);
+
+    const created = await call(
+      'create_shop_request',
+      buildShopRequest({
+        organization: { name: 'Muster GmbH', type: 'unternehmen', contact_name: 'Max Muster', email: 'max@muster.example' },
+        quote_id: quote.structuredContent.quote_id,
+      }),
+      { principal, sandbox: true },
+    );
+
+    expect(created.structuredContent).toMatchObject({ sandbox: true, quote_id: quote.structuredContent.quote_id });
+  });
+});
+
 describe('create_shop_request with the Mcp-Param-Idempotency-Key header', () => {
   const sandbox = () => ({ principal: sandboxPrincipal(), sandbox: true });
   const base64 = (text: string) => `=?base64?${Buffer.from(text).toString('base64')}?=`;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './common.js';
 import { CreateShopRequestArgs, GetShopRequestArgs, IDEMPOTENCY_KEY_MCP_HEADER, MCP_TOOLS, MCP_TOOL_NAMES, SearchProductsArgs, mcpTool } from './mcp-tools.js';
+import { Quote, QuoteBody } from './quotes.js';
 import { z } from './zod.js';
 
 describe('MCP_TOOLS', () => {
-  it('holds the five tools of the specification and get_shop_request, once each', () => {
-    expect([...MCP_TOOL_NAMES].sort()).toEqual(['create_shop_request', 'get_pricing', 'get_product', 'get_shop_request', 'list_public_shops', 'search_products']);
+  it('holds the five tools of the specification, get_shop_request and get_quote, once each', () => {
+    expect([...MCP_TOOL_NAMES].sort()).toEqual(['create_shop_request', 'get_pricing', 'get_product', 'get_quote', 'get_shop_request', 'list_public_shops', 'search_products']);
   });
 
   it('marks only create_shop_request as not read-only', () => {
@@ -29,6 +30,11 @@ describe('MCP_TOOLS', () => {
 
   it('refuses arguments a tool does not know', () => {
     for (const tool of MCP_TOOLS) expect(tool.args.safeParse({ surprise: true }).success, tool.name).toBe(false);
+  });
+
+  it('gives get_quote the body of POST /v1/quotes itself, so both validate alike', () => {
+    expect(mcpTool('get_quote').args).toBe(QuoteBody);
+    expect(mcpTool('get_quote').output).toBe(Quote);
   });
 
   it('finds a tool by name', () => {

@@ -6,6 +6,7 @@
 import { Pricing, Product, ProductList, ProductListQuery, Handle } from './catalog.js';
 import { LIMITS, type Scope } from './common.js';
 import { ShopRequestBody, ShopRequestId, ShopRequestResult } from './shop-requests.js';
+import { Quote, QuoteBody } from './quotes.js';
 import { ShopCategory, ShopList } from './shops.js';
 import { z } from './zod.js';
 
@@ -81,6 +82,9 @@ export const CreateShopRequestArgs = z.strictObject({
   occasion: body.occasion.describe(`What the merch is for (e.g. "Sommerfest 2026"), up to ${LIMITS.occasionMax} characters.`),
   team_size: body.team_size.describe('Number of members or employees; picks the volume tier of company shops.'),
   notes: body.notes.describe(`Anything else the operator should know, up to ${LIMITS.notesMax} characters. No personal data beyond the contact.`),
+  quote_id: body.quote_id.describe(
+    'The quote_id get_quote returned for these products, so the operator sees the prices the person was shown. Leave it out when there is none; an unknown or expired one is refused (validation_failed on quote_id).',
+  ),
   idempotency_key: z
     .string()
     .min(1)
@@ -169,6 +173,17 @@ export const MCP_TOOLS = [
     output: ShopRequestResult,
     readOnly: true,
     scope: 'requests:read',
+  }),
+  // The body of POST /v1/quotes, unchanged: the one schema behind both. It
+  // stores the quote it answers, but changes nothing anyone else sees, so a
+  // repeat is safe and hosts need not ask before calling it.
+  tool({
+    name: 'get_quote',
+    title: 'Get exact prices (a quote)',
+    summary: 'Exact prices for products and quantities for an organization type: the tier, unit and line prices, totals with VAT; a shop request may name its quote_id.',
+    args: QuoteBody,
+    output: Quote,
+    readOnly: true,
   }),
 ] as const;
 

@@ -80,7 +80,7 @@ function buildShopRequest(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const TOOLS = ['create_shop_request', 'get_pricing', 'get_product', 'get_shop_request', 'list_public_shops', 'search_products'];
+const TOOLS = ['create_shop_request', 'get_pricing', 'get_product', 'get_quote', 'get_shop_request', 'list_public_shops', 'search_products'];
 const RESOURCES = {
   'llms.txt': 'msa://docs/llms.txt',
   'agents.md': 'msa://docs/agents.md',

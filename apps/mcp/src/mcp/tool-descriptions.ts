@@ -53,4 +53,14 @@ export const TOOL_DESCRIPTIONS: Record<McpToolName, string> = {
     'On the sandbox endpoint it also works without credentials for the requests made there without credentials from the same address. ' +
     'A request made with other credentials answers error code forbidden; an unknown id shop_request_not_found. Never guess an id. ' +
     ERROR_NOTE,
+
+  get_quote:
+    'Returns exact prices, so you never compute one: for an organization_type and lines of {product, quantity, decoration, colors} it picks the volume tier, ' +
+    'gives per line tier_from, unit_net, unit_gross, total_net and total_gross, and for the whole total_net, vat (19 %) and total_gross in EUR, rounded to the cent. ' +
+    'Schools and clubs ("schule", "verein") pay the gross from-price per piece whatever the quantity; companies, craft businesses and restaurants ("unternehmen", "handwerk", "gastro") the net price of their volume tier plus VAT. ' +
+    'Use it whenever the person asks what merch costs, and tell them the totals exactly as returned; never add up, round or convert prices yourself. ' +
+    'Each product must be a handle from search_products (or its exact title). Read warnings (an unlisted color, paused embroidery) and tell the person. ' +
+    `The result has a quote_id (stored ${LIMITS.quoteLifetimeDays} days, with the prices of this moment); pass it as quote_id to create_shop_request so the operator sees the same prices. No credentials needed. ` +
+    'On error code validation_failed, an unknown product is named by its field (lines.0.product): call search_products with other words and ask the person. ' +
+    ERROR_NOTE,
 };

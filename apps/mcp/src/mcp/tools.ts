@@ -73,6 +73,8 @@ function createHandlers(deps: McpDeps, ctx: CallContext): Record<McpToolName, To
     get_product: reading('catalog', mcpTool('get_product').args, (args) => catalog.getProduct(ctx, args.handle)),
     get_pricing: reading('catalog', mcpTool('get_pricing').args, () => catalog.getPricing(ctx)),
     list_public_shops: reading('shops', mcpTool('list_public_shops').args, (args) => shops.listShops(ctx, args.category)),
+    // The requests service validates the body again and resolves the products, so both paths answer alike.
+    get_quote: reading('requests', mcpTool('get_quote').args, (args) => requests.createQuote(ctx, args)),
     // The requests service applies the REST rules: the owner reads it on
     // either path, anyone else gets 403 forbidden, an unknown id 404.
     get_shop_request: reading('requests', mcpTool('get_shop_request').args, (args) => requests.getShopRequest(ctx, args.id)),
