@@ -78,6 +78,30 @@ describe('figures in the documents', () => {
   });
 });
 
+describe('quotes in the documents', () => {
+  it('tell agents to ask for a quote instead of computing prices, on the reader\'s base URL, with the lifetime from contracts', () => {
+    const lifetime = `${LIMITS.quoteLifetimeDays} days`;
+
+    for (const render of [renderLlmsTxt, renderAgentsMd, renderDevelopersMarkdown]) {
+      const text = render(production);
+      expect(text).toContain(`POST ${BASE}/v1/quotes`);
+      expect(text).toContain('quote_id');
+      expect(text).toContain(lifetime);
+    }
+    expect(renderAgentsMd(sandbox)).toContain(`POST ${BASE}/sandbox/v1/quotes`);
+    expect(renderDevelopersMarkdown(production)).toContain('## Quotes');
+    expect(renderOnboardingMarkdown(production)).toContain(`| Quote lifetime (read back and named by a shop request until then) | ${lifetime} |`);
+    expect(buildOnboarding(production).free_tier_limits).toMatchObject({ lines_per_quote: LIMITS.quoteLinesMax, quote_lifetime_days: LIMITS.quoteLifetimeDays });
+  });
+
+  it('list both quote operations among the calls that need no credentials', () => {
+    const llms = renderLlmsTxt(production);
+
+    expect(llms).toContain('`POST /v1/quotes`; credentials optional');
+    expect(llms).toContain('`GET /v1/quotes/{id}`; credentials optional');
+  });
+});
+
 describe('the operation table and the documents router', () => {
   it('sends to the documents exactly the paths the router answers', () => {
     const toDocs = OPERATIONS.filter((op) => op.service === 'docs').map((op) => op.path);
