@@ -1,6 +1,7 @@
 import './types.js';
 
 export * from './admin-app.js';
+export * from './answer-within.js';
 export * from './app.js';
 export * from './cacheable.js';
 export * from './cached-source.js';

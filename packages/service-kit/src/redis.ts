@@ -1,4 +1,5 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { answerWithin } from './answer-within.js';
 import type { RedisTopology } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -144,13 +145,7 @@ export function throttledLog(logger: Logger, level: 'warn' | 'error', msg: strin
 
 const READY_TIMEOUT_MS = 2_000;
 
-function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const within = <T>(work: Promise<T>, what: string): Promise<T> => answerWithin(work, READY_TIMEOUT_MS, what);
 
 /**
  * Resolves when Redis can serve this client; for /readyz. On a Cluster that
