@@ -4,7 +4,10 @@
  * callers, so without this check a shop request could make the worker fetch
  * cloud metadata (169.254.169.254), the Redis next door or an admin page on
  * the private network and mail the answer to the operator.
+ * No I/O and no http modules: `@msa/service-kit/address-policy` is this file
+ * alone, for code that judges a URL without fetching it.
  */
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -62,4 +65,28 @@ export function createAddressPolicy({ allowPrivate, allowed = [] }: { allowPriva
       return `address ${address} is not public (${range})`;
     },
   };
+}
+
+/** Host names that resolve only inside some local network. */
+const LOCAL_NAME_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa', '.lan'];
+
+/**
+ * True when `url` cannot name a public host: not a URL, `localhost`, a
+ * local-only name (`.local`, `.internal`, …, or a name without a dot), or an
+ * IP literal that `forbiddenRange` refuses. It reads the URL only (no DNS),
+ * to warn a caller early; a fetch still checks every address it resolves.
+ * An IPv4-mapped IPv6 literal is judged as the IPv4 address it maps.
+ */
+export function isNonPublicUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return true;
+  }
+  host = host.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (isIP(host) !== 0) return forbiddenRange(ipaddr.process(host).toString()) !== null;
+  if (host === 'localhost') return true;
+  if (LOCAL_NAME_SUFFIXES.some((suffix) => host.endsWith(suffix))) return true;
+  return !host.includes('.');
 }

@@ -11,8 +11,8 @@ import {
   type ShopRequestResult,
   type ShopType,
 } from '@msa/contracts';
+import { isNonPublicUrl } from '@msa/service-kit/address-policy';
 import type { ProductIndex } from './product-index.js';
-import { isNonPublicUrl } from './public-host.js';
 import { checkRequestedLine, unknownProduct } from './requested-line.js';
 import { volumeTierFor } from './volume-tiers.js';
 
