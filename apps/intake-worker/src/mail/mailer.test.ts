@@ -1,30 +1,63 @@
-import { PassThrough } from 'node:stream';
-import MailComposer from 'nodemailer/lib/mail-composer';
-import { describe, expect, it } from 'vitest';
-import { buildIntakeJob } from '../../test/support/build-job.js';
-import { buildContactMail } from './contact-mail.js';
-import { writeMimeTree } from './mailer.js';
-import { buildOperatorMail } from './operator-mail.js';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { testLogger } from '@msa/test-kit';
+import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectSafeHeaders, MAIL_CASES } from '../../test/support/mail-cases.js';
+import { createMailer, failedBeforeData, type Mailer } from './mailer.js';
 
-const settings = { from: 'Merch-Shop Anfragen <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
-const png = { url: 'https://cdn.example/wappen.png', filename: 'logo-1-wappen.png', contentType: 'image/png', size: 300, data: Buffer.alloc(300, 7) };
+let outbox: string;
+let mailer: Mailer;
 
-describe('writeMimeTree', () => {
-  it.each([
-    ['the operator e-mail with a logo', () => buildOperatorMail(buildIntakeJob({ logoUrls: [png.url] }), [png], settings)],
-    ['the operator e-mail without logos', () => buildOperatorMail(buildIntakeJob(), [], settings)],
-    ['the confirmation', () => buildContactMail(buildIntakeJob(), settings)],
-  ])('writes the same bytes as nodemailer’s streaming build for %s', async (_name, build) => {
-    const node = new MailComposer({ textEncoding: 'base64', ...build() }).compile();
+beforeAll(async () => {
+  outbox = await mkdtemp(path.join(tmpdir(), 'mailer-outbox-'));
+  mailer = createMailer({ poolSize: 1, outboxDir: outbox, logger: testLogger() });
+});
 
-    const written = writeMimeTree(node);
+afterAll(async () => {
+  mailer?.close();
+  if (outbox) await rm(outbox, { recursive: true, force: true });
+});
 
-    expect(written?.toString('utf8')).toBe((await node.build()).toString('utf8'));
+describe('createMailer without SMTP', () => {
+  it.each(MAIL_CASES)('writes $name with encoded, folded headers and its own Message-ID', async ({ name, build }) => {
+    const message = build();
+    const id = `case-${MAIL_CASES.findIndex((c) => c.name === name)}`;
+
+    await mailer.send('operator', id, message);
+
+    const raw = await readFile(path.join(outbox, `${id}-operator.eml`));
+    expectSafeHeaders(raw, message);
+    const parsed = await simpleParser(raw);
+    expect(parsed.subject).toBe(String(message.subject).replace(/[\r\n]+/g, ' '));
+    expect(parsed.text?.trim()).toBe(String(message.text).trim());
   });
 
-  it('leaves a part it cannot write in one pass (a stream) to the streaming build', () => {
-    const node = new MailComposer({ text: 'x', attachments: [{ filename: 'a.txt', content: new PassThrough() }] }).compile();
+  it('keeps a display name with a line break as one encoded name, not a header', async () => {
+    const message = MAIL_CASES.find((c) => c.name.startsWith('values carrying'))!.build();
 
-    expect(writeMimeTree(node)).toBeNull();
+    await mailer.send('confirmation', 'injection', message);
+
+    const parsed = await simpleParser(await readFile(path.join(outbox, 'injection-confirmation.eml')));
+    expect(parsed.replyTo?.value).toEqual([{ name: 'Eve\r\nBcc: x@evil.test', address: 'eve@example.org' }]);
+    expect(parsed.headers.has('bcc')).toBe(false);
+  });
+
+  it('replaces the file of an e-mail sent again instead of adding one', async () => {
+    const message = MAIL_CASES[2]!.build();
+
+    await mailer.send('confirmation', 'twice', message);
+    await mailer.send('confirmation', 'twice', message);
+
+    expect((await readdir(outbox)).filter((f) => f.startsWith('twice'))).toEqual(['twice-confirmation.eml']);
+  });
+});
+
+describe('failedBeforeData', () => {
+  it('tells a refused connection or recipient from a failure during the message data', () => {
+    expect(failedBeforeData(Object.assign(new Error('connect ECONNREFUSED'), { syscall: 'connect' }))).toBe(true);
+    expect(failedBeforeData(Object.assign(new Error('550 no such user'), { command: 'RCPT TO' }))).toBe(true);
+    expect(failedBeforeData(Object.assign(new Error('451 try later'), { command: 'DATA' }))).toBe(false);
   });
 });
