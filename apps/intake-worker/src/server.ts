@@ -1,5 +1,6 @@
 import { INTAKE_QUEUE, MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE } from '@msa/contracts';
 import {
+  answerWithin,
   closeServer,
   createLogger,
   createMetrics,
@@ -223,7 +224,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   };
   const redisBackoff = createRedisBackoff({
     workers: [worker, mailWorker],
-    check: () => withTimeout(redisWorks(), READY_TIMEOUT_MS),
+    check: () => answerWithin(redisWorks(), READY_TIMEOUT_MS, 'Redis'),
     logger,
     firstDelayMs: backoff.first,
     maxDelayMs: backoff.max,
@@ -239,7 +240,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     metrics,
     ready: async () => {
       if (redisBackoff.failure) throw new Error(`paused while Redis fails: ${redisBackoff.failure.message}`);
-      await withTimeout(redisWorks(), READY_TIMEOUT_MS);
+      await answerWithin(redisWorks(), READY_TIMEOUT_MS, 'Redis');
     },
     admin,
   });
@@ -296,16 +297,8 @@ async function shutdown(workers: Worker[], queues: Queue[], mailer: Mailer, redi
  */
 async function keepLastWhileRedisFails<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await withTimeout(read(), READY_TIMEOUT_MS);
+    return await answerWithin(read(), READY_TIMEOUT_MS, 'Redis');
   } catch {
     return undefined;
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
