@@ -34,15 +34,18 @@ export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })
       .optional()
-      .describe('SMTP server (smtp://user:pass@host:587, smtps://… for implicit TLS); unset: .eml files in OUTBOX_DIR'),
+      .describe('SMTP server (smtp://user:pass@host:587, smtps://… for implicit TLS); required in production; unset elsewhere: .eml files in OUTBOX_DIR'),
     SMTP_POOL_SIZE: positiveInt(5).describe('Parallel SMTP connections kept open'),
     OUTBOX_DIR: z.string().min(1).default('.data/outbox').describe('Directory for .eml files when SMTP_URL is unset'),
     MAIL_FROM: z
       .string()
       .regex(MAILBOX, 'must be an address or "Name <address>"')
       .default(DEV_MAIL_FROM)
-      .describe('Sender of every e-mail ("Name <address>"); its domain names the Message-IDs'),
-    OPERATOR_EMAIL: z.email().default(DEV_OPERATOR_EMAIL).describe('Address of the operator team'),
+      .describe('Sender of every e-mail ("Name <address>"); its domain names the Message-IDs; production refuses the default'),
+    OPERATOR_EMAIL: z
+      .email()
+      .default(DEV_OPERATOR_EMAIL)
+      .describe('Address of the operator team, which receives every shop request; production refuses the default'),
     LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: z
       .stringbool()
       .default(false)

@@ -10,7 +10,11 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
     .default('http://127.0.0.1:8081')
     .transform((u) => u.replace(/\/+$/, ''))
     .describe('Internal URL of the catalog service (products are resolved against it)'),
-  QUEUE_PREFIX: z.string().min(1).default('{intake}').describe('BullMQ key prefix of the intake queue; keep the `{…}` hash tag on Redis Cluster'),
+  QUEUE_PREFIX: z
+    .string()
+    .min(1)
+    .default('{intake}')
+    .describe('BullMQ key prefix of the intake queue; the intake worker and identity (its mail queue) need the same one; keep the `{…}` hash tag on Redis Cluster'),
   INTAKE_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8).describe('Attempts of one intake job before it stays in the failed set'),
   INTAKE_BACKOFF_MS: z.coerce
     .number()

@@ -109,6 +109,14 @@ describe('describeEnv', () => {
     expect(rows).toContainEqual(expect.objectContaining({ name: 'INTERNAL_AUTH_SECRET', required: true }));
     expect(rows).toContainEqual(expect.objectContaining({ name: 'OTEL_EXPORTER_OTLP_ENDPOINT', default: undefined, required: false }));
   });
+
+  it('lists what an enum variable accepts, also behind a default and a transform', () => {
+    const values = Object.fromEntries(describeEnv(ServiceEnv).map((row) => [row.name, row.values]));
+
+    expect(values.NODE_ENV).toEqual(['development', 'production', 'test']);
+    expect(values.REDIS_TLS).toEqual(['true', 'false']);
+    expect(values.SHOPS_PORT).toBeUndefined();
+  });
 });
 
 describe('redisTopologyOf', () => {

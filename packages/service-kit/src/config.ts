@@ -165,13 +165,31 @@ export function loadConfig<S extends z.ZodType>(
 
 /**
  * The `.describe()` texts and defaults of an env schema, for the README
- * tables `pnpm docs:env` writes. `default` is the parsed value of an unset
- * variable; `required` says that unset is refused.
+ * tables and `.env.example` that `pnpm docs:env` writes. `default` is the
+ * parsed value of an unset variable; `required` says that unset is refused;
+ * `values` lists what an enum variable accepts.
  */
-export function describeEnv(schema: z.ZodObject): { name: string; description: string; default?: unknown; required: boolean }[] {
+export function describeEnv(
+  schema: z.ZodObject,
+): { name: string; description: string; default?: unknown; required: boolean; values?: string[] }[] {
   return Object.entries(schema.shape).map(([name, field]) => {
     const f = field as z.ZodType;
     const parsed = f.safeParse(undefined);
-    return { name, description: f.description ?? '', default: parsed.success ? parsed.data : undefined, required: !parsed.success };
+    const values = enumValues(f);
+    return {
+      name,
+      description: f.description ?? '',
+      default: parsed.success ? parsed.data : undefined,
+      required: !parsed.success,
+      ...(values ? { values } : {}),
+    };
   });
+}
+
+/** The options of the enum inside defaults, optionals and pipes, if there is one. */
+function enumValues(field: z.ZodType): string[] | undefined {
+  const def = field.def as { type: string; entries?: Record<string, string>; innerType?: z.ZodType; in?: z.ZodType };
+  if (def.type === 'enum' && def.entries) return Object.values(def.entries);
+  const inner = def.innerType ?? def.in;
+  return inner ? enumValues(inner) : undefined;
 }
