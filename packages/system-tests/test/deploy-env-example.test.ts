@@ -1,7 +1,11 @@
 // .env.example documents every variable of every app, one comment line each,
-// names every variable docker compose reads, and holds no secret.
+// names every variable docker compose reads, and holds no secret. It is
+// written by `pnpm docs:env` from the env schemas (env-tables.test.ts shows
+// the check at work on a copy).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APPS, envSchemaOf, readText, shapeOf } from './deploy-support.js';
+import { APPS, ROOT, envSchemaOf, readText, shapeOf } from './deploy-support.js';
 
 const lines = readText('.env.example').split('\n');
 const VAR_LINE = /^(?:#\s?)?([A-Z][A-Z0-9_]*)=(.*)$/;
@@ -14,6 +18,12 @@ lines.forEach((line, i) => {
 });
 
 describe('.env.example', () => {
+  it('is what `pnpm docs:env` writes from the env schemas', () => {
+    const check = spawnSync(process.execPath, [join(ROOT, 'scripts', 'env-tables.mjs'), '--check'], { encoding: 'utf8' });
+
+    expect(check.stderr.split('\n').filter((line) => line.startsWith('.env.example'))).toEqual([]);
+  });
+
   it.each(APPS)('lists every variable of %s under a one-line description', async (app) => {
     const names = Object.keys(shapeOf(await envSchemaOf(app)));
 
