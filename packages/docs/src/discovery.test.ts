@@ -1,6 +1,6 @@
 // The discovery documents: each generated from the operation table and the
 // contracts, and each checked against the specification it follows. The MCP
-// schemas are vendored in vendor/ (sources in vendor/README.md): the server
+// schemas are vendored in test/schemas/ (sources in test/schemas/README.md): the server
 // card schema of the draft extension, and the official MCP Registry's
 // server.json schema 2025-12-11, byte for byte, so this test needs no network.
 import { createHash } from 'node:crypto';
@@ -21,7 +21,7 @@ const production = { publicBaseUrl: BASE, sandbox: false };
 const sandbox = { publicBaseUrl: BASE, sandbox: true };
 
 const readJson = (url: URL) => JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
-const vendor = (name: string) => new URL(`../vendor/${name}`, import.meta.url);
+const vendor = (name: string) => new URL(`../test/schemas/${name}`, import.meta.url);
 const repoFile = (name: string) => new URL(`../../../${name}`, import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
 
