@@ -12,15 +12,15 @@ import {
   type RunningService,
 } from '@msa/service-kit';
 import { createRedis, pingRedis, throttledLog } from '@msa/service-kit/redis';
-import { Queue, type Job, type Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import { Router } from 'express';
 import { Gauge } from 'prom-client';
 import { ADMIN_UI_PATH, createApp, type AppDeps } from './app.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
-import type { IntakeDeps, IntakeOutcome } from './intake/run-intake.js';
+import { runIntake, type IntakeDeps } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
-import type { MailJobDeps, MailJobOutcome } from './mail-jobs/run-mail-job.js';
-import type { Mailer, MailerOptions } from './mail/mailer.js';
+import { runMailJob, type MailJobDeps } from './mail-jobs/run-mail-job.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
 import { createMailWorker } from './mail-worker.js';
 import { backoffDelay, createRedisBackoff } from './redis-backoff.js';
@@ -56,46 +56,6 @@ function lazyQueueUi(queue: Queue): Router {
   });
 }
 
-/**
- * The intake steps, loaded with the first job rather than at start: the mail
- * they render builds de-DE Intl formatters when imported, which maps about
- * 5 MB of ICU data into a worker that may wait hours for its first request.
- */
-function lazyRunIntake(deps: IntakeDeps): (job: Job) => Promise<IntakeOutcome> {
-  let steps: Promise<typeof import('./intake/run-intake.js')> | undefined;
-  return async (job) => {
-    steps ??= import('./intake/run-intake.js');
-    return (await steps).runIntake(deps, job);
-  };
-}
-
-/** The mail job processor, loaded with the first job like the intake steps. */
-function lazyRunMailJob(deps: MailJobDeps): (job: Job) => Promise<MailJobOutcome> {
-  let run: Promise<typeof import('./mail-jobs/run-mail-job.js')> | undefined;
-  return async (job) => {
-    run ??= import('./mail-jobs/run-mail-job.js');
-    return (await run).runMailJob(deps, job);
-  };
-}
-
-/**
- * The mailer, built on the first e-mail rather than at start: nodemailer is
- * about 1.7 MB of a waiting worker's heap, and its SMTP pool connects on the
- * first send either way.
- */
-function lazyMailer(options: MailerOptions): Mailer {
-  let mailer: Promise<Mailer> | undefined;
-  return {
-    async send(kind, id, message) {
-      mailer ??= import('./mail/mailer.js').then((m) => m.createMailer(options));
-      await (await mailer).send(kind, id, message);
-    },
-    close() {
-      void mailer?.then((m) => m.close());
-    },
-  };
-}
-
 export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
   const domain = mailboxAddress(config.MAIL_FROM).split('@')[1] ?? 'localhost';
   return { from: config.MAIL_FROM, operatorEmail: config.OPERATOR_EMAIL, domain };
@@ -121,9 +81,9 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   const mailQueue = new Queue(MAIL_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   const mailQueueError = throttledLog(logger, 'error', 'mail queue error');
   mailQueue.on('error', (err) => mailQueueError({ err }));
+  // Built once for the process; the SMTP pool connects on the first send.
   const mailer =
-    deps.mailer ??
-    lazyMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
+    deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
 
   const metrics = createMetrics('intake-worker');
   const counters = {
@@ -198,9 +158,15 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     lockDuration: config.INTAKE_LOCK_DURATION_MS,
     stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
     logger,
-    process: lazyRunIntake(intakeDeps),
+    process: (job) => runIntake(intakeDeps, job),
     counters,
   });
+  const mailJobDeps: MailJobDeps = {
+    mailer,
+    mail: intakeDeps.mail,
+    sealed: createSealedText(config.INTERNAL_AUTH_SECRET, MAIL_JOB_SEAL_PURPOSE),
+    logger,
+  };
   const mailWorker = createMailWorker({
     connection: redis,
     prefix: config.QUEUE_PREFIX,
@@ -208,12 +174,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     lockDuration: config.INTAKE_LOCK_DURATION_MS,
     stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
     logger,
-    process: lazyRunMailJob({
-      mailer,
-      mail: intakeDeps.mail,
-      sealed: createSealedText(config.INTERNAL_AUTH_SECRET, MAIL_JOB_SEAL_PURPOSE),
-      logger,
-    }),
+    process: (job) => runMailJob(mailJobDeps, job),
     counters: mailCounters,
   });
   // PING alone is not enough: a node that is not the queue's (MOVED) or serves

@@ -21,13 +21,15 @@ const CLIENT_NAME_MAX = 80;
 const yesNo = (value: boolean) => (value ? 'ja' : 'nein');
 const orDash = (value: string | number | undefined) => (value === undefined || value === '' ? '–' : String(value));
 
-const dateTime = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' });
-const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+// Built on first use, not when the module loads: a de-DE formatter maps about
+// 5 MB of ICU data into a worker that may wait hours for its first request.
+let dateTime: Intl.DateTimeFormat | undefined;
+let euro: Intl.NumberFormat | undefined;
 // Prices come from the catalog, so few distinct ones recur; Intl formatting is the costly part.
 const formattedPrices = new Map<number, string>();
 
 export function formatEuro(price: number): string {
-  return getOrBuild(formattedPrices, price, 256, () => euro.format(price));
+  return getOrBuild(formattedPrices, price, 256, () => (euro ??= new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' })).format(price));
 }
 
 // Formatting (Intl) is the costly part, and requests arriving together share
@@ -40,6 +42,7 @@ export function formatCreatedAt(iso: string): string {
   if (Number.isNaN(time)) return iso;
   const minute = Math.floor(time / 60_000);
   if (minute !== lastMinute) {
+    dateTime ??= new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' });
     lastMinuteText = dateTime.format(time);
     lastMinute = minute;
   }
