@@ -6,7 +6,8 @@
 // step is written before the next can commit anything, so a crash at any
 // point leaves a state a retry or the reconciler completes. The key names the
 // id, the claim names the owner and day of the quota unit, the unit is named
-// by the id.
+// by the id. The steps this takes (claim, store, queue, or forget when it
+// gives up) and the states they lead to are the table in acceptance.ts.
 import { randomBytes } from 'node:crypto';
 import {
   LIMITS,
@@ -42,7 +43,8 @@ import { handOver } from '../intake/hand-over.js';
 import type { IntakeQueue } from '../intake/intake-queue.js';
 import type { QuoteStore } from '../store/quote-store.js';
 import type { ShopRequestQuotas } from '../store/shop-request-quotas.js';
-import { ClaimAbandonedError, type ShopRequestStore, type StoredShopRequest } from '../store/shop-request-store.js';
+import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
+import { ClaimAbandonedError, intakeWhenStored, type Mode } from './acceptance.js';
 import { createProductIndex, type ProductIndex } from './product-index.js';
 import { unknownProductsInRawBody } from './requested-line.js';
 import { buildShopRequestResult, unknownQuote } from './shop-request-result.js';
@@ -158,6 +160,7 @@ export async function invalidShopRequest(
   return invalid(fields);
 }
 
+/** The `claim` step: the id is pending, with the owner and day its quota unit will count on. */
 async function beginClaim(deps: ShopRequestDeps, call: ShopRequestCall): Promise<void> {
   try {
     await deps.store.begin(call.id, { ownerId: call.caller.ownerId, day: utcDay(call.at), mode: modeOf(call.ctx) });
@@ -219,6 +222,7 @@ function buildResult(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopReq
   return outcome.result;
 }
 
+/** The `store` step: from here on the request is accepted. */
 async function store(
   deps: ShopRequestDeps,
   call: ShopRequestCall,
@@ -230,7 +234,7 @@ async function store(
     result,
     body,
     ownerId: call.caller.ownerId,
-    intake: call.ctx.sandbox ? 'none' : 'pending',
+    intake: intakeWhenStored(modeOf(call.ctx)),
     trace: call.trace,
     // Kept with the request: the quote expires long before the operator is done with it.
     ...(quote ? { quote } : {}),
@@ -264,12 +268,12 @@ async function handOverLive(deps: ShopRequestDeps, call: ShopRequestCall, record
   }
 }
 
-/** The POST gives up before storing: the reconciler would drop the claim too, only later. */
+/** The `forget` step: the POST gives up before storing; the reconciler would drop the claim too, only later. */
 async function forgetClaim({ store }: ShopRequestDeps, call: ShopRequestCall): Promise<void> {
   await store.forget(call.id).catch((err: unknown) => call.log.warn({ err, shopRequestId: call.id }, 'pending claim not dropped; the reconciler will'));
 }
 
-function modeOf(ctx: CallContext): 'live' | 'sandbox' {
+function modeOf(ctx: CallContext): Mode {
   return ctx.sandbox ? 'sandbox' : 'live';
 }
 

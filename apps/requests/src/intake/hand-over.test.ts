@@ -1,5 +1,6 @@
 import type { IntakeJob, ShopRequestBody } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
+import { AcceptanceStepRefused } from '../domain/acceptance.js';
 import type { StoredShopRequest } from '../store/shop-request-store.js';
 import { handOver } from './hand-over.js';
 
@@ -112,5 +113,12 @@ describe('handOver', () => {
 
     expect(handed).toMatchObject({ outcome: 'not_marked', err: new Error('store down') });
     expect(steps).toEqual([`enqueue ${ID}`]);
+  });
+
+  it.each(['none', 'queued'] as const)('refuses a record whose intake says %s before it enqueues anything (the table queues stored live ones only)', async (intake) => {
+    const { deps, steps } = buildDeps();
+
+    await expect(handOver(deps, { ...buildRecord(), intake })).rejects.toBeInstanceOf(AcceptanceStepRefused);
+    expect(steps).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 // fails, the request stays pending and the reconciler queues it later; the
 // other order could e-mail the operator about a request we never saved.
 import type { IntakeJob } from '@msa/contracts';
+import { AcceptanceStepRefused, acceptanceOfStored, mayTake } from '../domain/acceptance.js';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
 import type { IntakeQueue } from './intake-queue.js';
 
@@ -36,8 +37,15 @@ export function intakeJobOf(record: StoredShopRequest): IntakeJob {
   };
 }
 
-/** Never rejects: each caller decides what a failed step means for it. */
+/**
+ * The `queue` step of acceptance.ts. Never rejects for a failed write: each
+ * caller decides what that means for it. A record the table does not let
+ * queue (a sandbox one, or one queued already) is a caller's mistake: it is
+ * refused before anything is written.
+ */
 export async function handOver({ intake, store }: HandOverDeps, record: StoredShopRequest): Promise<HandOverOutcome> {
+  const { state, mode } = acceptanceOfStored(record.intake);
+  if (!mayTake('queue', state, mode)) throw new AcceptanceStepRefused(record.result.id, 'queue', state);
   try {
     await intake.enqueue(intakeJobOf(record));
   } catch (err) {

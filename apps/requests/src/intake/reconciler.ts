@@ -1,8 +1,12 @@
 // Finds live shop requests that were stored but never made it onto the intake
 // queue (Redis hiccup, crash between the two steps) and enqueues them. The
 // job id is the request id, so a request enqueued twice is processed once.
+// It finishes what a POST left (acceptance.ts): a stored live request takes
+// the `queue` step, a claim never stored the `abandon` step, and every other
+// id leaves the pending set.
 import type { Logger } from '@msa/service-kit';
 import type { DailyQuota } from '@msa/service-kit/limits';
+import { acceptanceOfStored, mayTake, type Mode } from '../domain/acceptance.js';
 import type { ShopRequestStore } from '../store/shop-request-store.js';
 import { handOver } from './hand-over.js';
 import type { IntakeQueue } from './intake-queue.js';
@@ -11,7 +15,7 @@ export interface ReconcilerOptions {
   store: ShopRequestStore;
   intake: Pick<IntakeQueue, 'enqueue'>;
   /** To give back the quota unit of a request that was begun but never stored. */
-  quotas: Record<'live' | 'sandbox', Pick<DailyQuota, 'refund'>>;
+  quotas: Record<Mode, Pick<DailyQuota, 'refund'>>;
   logger: Logger;
   intervalMs: number;
   /**
@@ -64,9 +68,10 @@ export function createReconciler({
         const record = await store.get(id);
         if (!record) {
           // Begun, never stored: its POST failed, its process died, or it is
-          // slower than minAgeMs. Giving the claim up stops a slow POST from
-          // storing it later; whatever unit it reserved goes back (a refund of
-          // none is a no-op).
+          // slower than minAgeMs. Giving the claim up (the `abandon` step,
+          // which the store refuses unless the id is claimed) stops a slow
+          // POST from storing it later; whatever unit it reserved goes back
+          // (a refund of none is a no-op).
           const claim = await store.abandon(id);
           if (claim) {
             await quotas[claim.mode].refund(claim.ownerId, claim.day, id);
@@ -78,8 +83,9 @@ export function createReconciler({
           progressed += 1;
           continue;
         }
-        if (record.intake !== 'pending') {
-          // Queued already, or a sandbox request that needs no queue.
+        const { state, mode } = acceptanceOfStored(record.intake);
+        if (!mayTake('queue', state, mode)) {
+          // Queued already, or a sandbox request, finished once stored.
           await store.dropPending(id);
           report.dropped += 1;
           progressed += 1;

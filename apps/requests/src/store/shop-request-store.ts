@@ -1,11 +1,21 @@
 // Redis storage of shop requests: one hash per request plus a sorted set of
-// live requests that are stored but not yet on the intake queue. This file is
-// the only code that knows the key names.
+// requests begun and not yet finished. This file is the only code that knows
+// the key names, and how a record's hash shows its acceptance state
+// (domain/acceptance.ts): each step checks that table in the script that
+// writes it.
 import { ConfirmedSubmitter, Quote, RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
-
-/** `pending`: live, not yet queued. `queued`: handed to the intake queue. `none`: sandbox, never queued. */
-export type IntakeState = 'pending' | 'queued' | 'none';
+import {
+  ACCEPTANCE_STEPS,
+  Acceptance,
+  AcceptanceStepRefused,
+  ClaimAbandonedError,
+  Intake,
+  type AcceptanceState,
+  type AcceptanceStepName,
+  type IntakeState,
+  type Mode,
+} from '../domain/acceptance.js';
 
 export interface StoredShopRequest {
   result: ShopRequestResult;
@@ -26,65 +36,106 @@ export interface StoredShopRequest {
 export interface PendingClaim {
   ownerId: string;
   day: string;
-  mode: 'live' | 'sandbox';
+  mode: Mode;
 }
 
 export interface ShopRequestStore {
   /**
-   * Marks an id as being created, with its owner and quota day, before its
-   * quota unit is reserved: if the process dies before `create`, the
-   * reconciler finds the id and gives the unit back.
+   * The `claim` step: puts the id into the pending set, then writes its
+   * claim (owner and quota day) before its quota unit is reserved, so that
+   * if the process dies before `create` the reconciler finds the id and
+   * gives the unit back. An id already stored keeps its record untouched.
    */
   begin(id: string, claim: PendingClaim): Promise<void>;
   /**
-   * Stores a request. A live one stays pending until queued; a sandbox one is
-   * finished. Throws ClaimAbandonedError when the reconciler gave its claim
-   * up meanwhile (and refunded its unit): the request was not stored.
+   * The `store` step. A live request stays pending until queued; a sandbox
+   * one is finished. Throws ClaimAbandonedError when the reconciler gave its
+   * claim up meanwhile (and refunded its unit): the request was not stored.
    */
   create(record: StoredShopRequest): Promise<void>;
   get(id: string): Promise<StoredShopRequest | null>;
   /**
-   * Gives up the claim of an id that was never stored, so that a POST still
-   * working on it can no longer store it; null when it was stored (or never
-   * claimed). The claim is returned once: a second call finds it given up.
+   * The `abandon` step: gives up the claim of an id that was never stored,
+   * so that a POST still working on it can no longer store it; null when it
+   * was stored (or never claimed). The claim is returned once: a second call
+   * finds it given up.
    */
   abandon(id: string): Promise<PendingClaim | null>;
-  /** The request is on the intake queue: record it and leave the pending set. */
+  /** The `queue` step's mark: the request is on the intake queue; record it and leave the pending set. */
   markQueued(id: string): Promise<void>;
   /** Pending ids marked at or before `before` (oldest first). */
   pendingIds(before: Date, limit: number): Promise<string[]>;
   /** Forgets a pending id (queued, finished, or given up). */
   dropPending(id: string): Promise<void>;
-  /** The POST of `id` gives up before storing it: forgets the id and its claim. */
+  /** The `forget` step: the POST of `id` gives up before storing it; the id and its claim go, a stored record stays. */
   forget(id: string): Promise<void>;
-}
-
-export class ClaimAbandonedError extends Error {
-  constructor(id: string) {
-    super(`the claim of ${id} was given up before it was stored`);
-    this.name = 'ClaimAbandonedError';
-  }
 }
 
 /** Sandbox requests are test data: kept long enough to read back, then they expire. */
 export const SANDBOX_TTL_SECONDS = 30 * 24 * 3600;
 
-// Stores the record unless its claim was given up; ARGV: ttl (0 = keep), then field/value pairs.
-const STORE_CLAIMED = `
-if redis.call('HEXISTS', KEYS[1], 'abandoned') == 1 then return 0 end
+/** The acceptance state a record's hash shows, in Lua (an id without a hash shows `begun`). */
+const STATE_OF = `
+local function state_of(key)
+  local f = redis.call('HMGET', key, 'result', 'intake', 'abandoned', 'owner')
+  if f[1] then
+    if f[2] == '${Intake.queued}' then return '${Acceptance.queued}' end
+    return '${Acceptance.stored}'
+  end
+  if f[3] then return '${Acceptance.abandoned}' end
+  if f[4] then return '${Acceptance.claimed}' end
+  return '${Acceptance.begun}'
+end`;
+
+/**
+ * A script that takes `step` on the record KEYS[1] when ACCEPTANCE_STEPS
+ * lets it start from the record's state, answering {1, …} from `body`, and
+ * otherwise writes nothing and answers {0, state}.
+ */
+function stepScript(step: AcceptanceStepName, body: string): string {
+  const from = ACCEPTANCE_STEPS[step].from.map((state) => `['${state}'] = true`).join(', ');
+  return `${STATE_OF}
+local state = state_of(KEYS[1])
+if not ({ ${from} })[state] then return {0, state} end
+${body.trim()}`;
+}
+
+type StepReply = [0, AcceptanceState] | [1, ...string[]];
+
+/** The scripts of the steps written on the record; `queue` is marked by plain commands after handOver checked it. */
+const STEP_SCRIPTS = {
+  // ARGV: owner, day, mode, claim ttl.
+  claim: stepScript(
+    'claim',
+    `
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'day', ARGV[2], 'mode', ARGV[3])
+redis.call('HDEL', KEYS[1], 'abandoned')
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return {1}`,
+  ),
+  // ARGV: ttl (0 = keep), then field/value pairs.
+  store: stepScript(
+    'store',
+    `
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 if ARGV[1] == '0' then redis.call('PERSIST', KEYS[1]) else redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return 1`;
-
-const DROP_UNSTORED_CLAIM = `if redis.call('HEXISTS', KEYS[1], 'result') == 0 then redis.call('DEL', KEYS[1]) end return 0`;
-
-// Gives up a claim whose record was never stored, once; returns owner, day, mode.
-const ABANDON = `
-if redis.call('HEXISTS', KEYS[1], 'result') == 1 or redis.call('HEXISTS', KEYS[1], 'abandoned') == 1 then return false end
+return {1}`,
+  ),
+  // Marks the claim given up, once; answers owner, day, mode.
+  abandon: stepScript(
+    'abandon',
+    `
 local claim = redis.call('HMGET', KEYS[1], 'owner', 'day', 'mode')
-if not claim[1] then return false end
 redis.call('HSET', KEYS[1], 'abandoned', '1')
-return claim`;
+return {1, claim[1], claim[2], claim[3]}`,
+  ),
+  forget: stepScript(
+    'forget',
+    `
+redis.call('DEL', KEYS[1])
+return {1}`,
+  ),
+} satisfies Partial<Record<AcceptanceStepName, string>>;
 
 /** How long the claim of a request that was never stored is kept for the reconciler. */
 const CLAIM_TTL_SECONDS = 2 * 24 * 3600;
@@ -93,6 +144,10 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
   const recordKey = (id: string) => `${prefix}shop-request:${id}`;
   const pendingKey = `${prefix}shop-requests:pending`;
 
+  async function step(name: keyof typeof STEP_SCRIPTS, id: string, args: string[]): Promise<StepReply> {
+    return (await redis.eval(STEP_SCRIPTS[name], 1, recordKey(id), ...args)) as StepReply;
+  }
+
   return {
     async begin(id, { ownerId, day, mode }) {
       // Pending first, claim second: a crash in between leaves an id the
@@ -100,15 +155,7 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
       // record's own key and expires unless the record is stored. A retry
       // under the same id claims it afresh.
       await redis.zadd(pendingKey, Date.now(), id);
-      const results = await redis
-        .multi()
-        .hset(recordKey(id), 'owner', ownerId, 'day', day, 'mode', mode)
-        .hdel(recordKey(id), 'abandoned')
-        .expire(recordKey(id), CLAIM_TTL_SECONDS)
-        .exec();
-      // EXEC reports a failed command in its results, not by rejecting.
-      const failed = results?.find(([err]) => err)?.[0];
-      if (failed) throw failed;
+      await step('claim', id, [ownerId, day, mode, String(CLAIM_TTL_SECONDS)]);
     },
 
     async create({ result, body, ownerId, intake, trace, submitter, quote }) {
@@ -122,14 +169,15 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
         ...(submitter ? { submitter: JSON.stringify(submitter) } : {}),
         ...(quote ? { quote: JSON.stringify(quote) } : {}),
       };
+      const sandbox = intake === Intake.none;
       // A live request is pending again (a no-op unless a reconciler dropped
       // it) before its record exists: a stored live request is always in the
       // pending set until queued.
-      if (intake !== 'none') await redis.zadd(pendingKey, Date.parse(result.created_at), result.id);
-      const ttl = intake === 'none' ? SANDBOX_TTL_SECONDS : 0;
-      const stored = await redis.eval(STORE_CLAIMED, 1, recordKey(result.id), String(ttl), ...Object.entries(fields).flat());
-      if (stored !== 1) throw new ClaimAbandonedError(result.id);
-      if (intake === 'none') await redis.zrem(pendingKey, result.id);
+      if (!sandbox) await redis.zadd(pendingKey, Date.parse(result.created_at), result.id);
+      const ttl = sandbox ? SANDBOX_TTL_SECONDS : 0;
+      const [taken, state] = await step('store', result.id, [String(ttl), ...Object.entries(fields).flat()]);
+      if (taken === 0) throw state === Acceptance.abandoned ? new ClaimAbandonedError(result.id) : new AcceptanceStepRefused(result.id, 'store', state);
+      if (sandbox) await redis.zrem(pendingKey, result.id);
     },
 
     async get(id) {
@@ -139,7 +187,7 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
         result: ShopRequestResult.parse(JSON.parse(raw.result)),
         body: ShopRequestBody.parse(JSON.parse(raw.body)),
         ownerId: raw.owner,
-        intake: (raw.intake as IntakeState | undefined) ?? 'pending',
+        intake: (raw.intake as IntakeState | undefined) ?? Intake.pending,
         trace: RequestTrace.parse(JSON.parse(raw.trace ?? '{}')),
         ...(raw.submitter ? { submitter: ConfirmedSubmitter.parse(JSON.parse(raw.submitter)) } : {}),
         ...(raw.quote ? { quote: Quote.parse(JSON.parse(raw.quote)) } : {}),
@@ -147,17 +195,17 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
     },
 
     async abandon(id) {
-      const claim = (await redis.eval(ABANDON, 1, recordKey(id))) as [string, string, string] | null;
-      if (!claim) return null;
-      const [ownerId, day, mode] = claim;
-      return mode === 'live' || mode === 'sandbox' ? { ownerId, day, mode } : null;
+      const reply = await step('abandon', id, []);
+      if (reply[0] === 0) return null;
+      const [, ownerId, day, mode] = reply;
+      return ownerId && day && (mode === 'live' || mode === 'sandbox') ? { ownerId, day, mode } : null;
     },
 
     async markQueued(id) {
       // Two keys in different hash slots, so two commands: the record first,
       // then the pending set; a crash between leaves a queued id the
       // reconciler simply drops.
-      await redis.hset(recordKey(id), 'intake', 'queued', 'queued_at', new Date().toISOString());
+      await redis.hset(recordKey(id), 'intake', Intake.queued, 'queued_at', new Date().toISOString());
       await redis.zrem(pendingKey, id);
     },
 
@@ -171,8 +219,10 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
     },
 
     async forget(id) {
-      await redis.zrem(pendingKey, id);
-      await redis.eval(DROP_UNSTORED_CLAIM, 1, recordKey(id));
+      // The claim first: when the request was stored after all (a retry
+      // under the same id got there), it stays pending until queued.
+      const [taken] = await step('forget', id, []);
+      if (taken === 1) await redis.zrem(pendingKey, id);
     },
   };
 }
