@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { CallContext, SignedCallContext } from '@msa/contracts';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from './logger.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -101,6 +102,17 @@ function logFinished(this: ServerResponse) {
   const line = { method: req.method, path: req.path, status: this.statusCode, ms: Math.round(ms * 10) / 10 };
   if (failed) req.log.error(line, 'request failed');
   else req.log.debug(line, 'request');
+}
+
+/**
+ * The context of a call: who and where from the verified `X-Internal-Auth`,
+ * the request id and trace from this request (`requestContext` read them from
+ * `X-Request-Id` and `traceparent`). A context of version 1 carried its own
+ * request id and trace; the gateway of that release sent the same values in
+ * the headers, so the headers are what counts for both.
+ */
+export function callContextOf(req: Pick<Request, 'id' | 'traceparent'>, signed: SignedCallContext): CallContext {
+  return { principal: signed.principal, sandbox: signed.sandbox, ip: signed.ip, request_id: req.id, traceparent: req.traceparent };
 }
 
 /** Request id and trace context on the request, the response and every log line. */

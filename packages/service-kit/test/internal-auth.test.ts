@@ -1,4 +1,4 @@
-import type { CallContext } from '@msa/contracts';
+import { CallContext } from '@msa/contracts';
 import { Router } from 'express';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
@@ -19,6 +19,10 @@ const ctx: CallContext = {
   ip: '203.0.113.9',
   request_id: 'req-from-gateway',
 };
+
+/** What the token itself carries: no request id, no trace. */
+const signedCtx = { version: 2, principal: ctx.principal, sandbox: ctx.sandbox, ip: ctx.ip, request_id: '' };
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/;
 
 const sign = createInternalSigner(SECRET);
 
@@ -48,11 +52,41 @@ async function expectUnauthorized(token: string | undefined) {
 }
 
 describe('internalAuth', () => {
-  it('puts the signed context on req.ctx', async () => {
-    const res = await request(buildApp()).get('/v1/shops').set('X-Internal-Auth', sign('shops', ctx));
+  it('puts the signed context on req.ctx, with the request id and trace of the request', async () => {
+    const res = await request(buildApp()).get('/v1/shops').set('X-Internal-Auth', sign('shops', ctx)).set('X-Request-Id', ctx.request_id);
 
     expect(res.status).toBe(200);
-    expect(res.body.ctx).toEqual(ctx);
+    expect(res.body.ctx).toEqual({ ...ctx, traceparent: expect.stringMatching(TRACEPARENT) });
+  });
+
+  it('takes the request id and trace from the headers, so one token serves every request of a principal', async () => {
+    const app = buildApp();
+    const token = sign('shops', ctx);
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
+    const first = await request(app).get('/v1/shops').set('X-Internal-Auth', token).set('X-Request-Id', 'req-a').set('traceparent', traceparent);
+    const second = await request(app).get('/v1/shops').set('X-Internal-Auth', sign('shops', { ...ctx, request_id: 'req-b' })).set('X-Request-Id', 'req-b');
+
+    expect(first.body.ctx).toMatchObject({ request_id: 'req-a', traceparent: expect.stringContaining('-4bf92f3577b34da6a3ce929d0e0e4736-') });
+    expect(second.body.ctx).toMatchObject({ principal: ctx.principal, sandbox: true, request_id: 'req-b' });
+  });
+
+  it('accepts the context of the previous release, which carried the request id and trace inside', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const previous = { ...ctx, traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' };
+    const token = jwt.sign({ ctx: previous, iat: now, exp: now + 60 }, SECRET, { algorithm: 'HS256', audience: 'shops', issuer: 'msa-internal' });
+
+    // That release's gateway sent the same request id and trace in the headers too.
+    const res = await request(buildApp()).get('/v1/shops').set('X-Internal-Auth', token).set('X-Request-Id', ctx.request_id).set('traceparent', previous.traceparent);
+
+    expect(res.status).toBe(200);
+    expect(res.body.ctx).toMatchObject({ principal: ctx.principal, sandbox: true, ip: ctx.ip, request_id: ctx.request_id });
+  });
+
+  it('answers 401 for a context of a later version than it knows', async () => {
+    const token = jwt.sign({ ctx: { ...ctx, version: 3 } }, SECRET, { algorithm: 'HS256', audience: 'shops', issuer: 'msa-internal', expiresIn: 60 });
+
+    await expectUnauthorized(token);
   });
 
   it('answers 401 when the header is missing', async () => {
@@ -108,11 +142,11 @@ describe('internalAuth', () => {
     const token = sign('shops', ctx);
     const app = buildApp();
 
-    const first = await request(app).get('/v1/shops').set('X-Internal-Auth', token);
-    const second = await request(app).get('/v1/shops').set('X-Internal-Auth', token);
+    const first = await request(app).get('/v1/shops').set('X-Internal-Auth', token).set('X-Request-Id', ctx.request_id);
+    const second = await request(app).get('/v1/shops').set('X-Internal-Auth', token).set('X-Request-Id', ctx.request_id);
 
-    expect(first.body.ctx).toEqual(ctx);
-    expect(second.body.ctx).toEqual(ctx);
+    expect(first.body.ctx).toEqual({ ...ctx, traceparent: expect.stringMatching(TRACEPARENT) });
+    expect(second.body.ctx).toEqual({ ...ctx, traceparent: expect.stringMatching(TRACEPARENT) });
     const other = createServiceApp({ service: 'catalog', logger: captureLogs('silent').logger, publicBaseUrl: BASE_URL, internalAuthSecret: SECRET });
     expect((await request(finishServiceApp(other, { logger: captureLogs('silent').logger, publicBaseUrl: BASE_URL })).get('/v1/shops').set('X-Internal-Auth', token)).status).toBe(401);
   });
@@ -142,7 +176,7 @@ describe('internalAuth', () => {
 });
 
 describe('createInternalSigner', () => {
-  it('signs HS256 tokens that live 60 seconds, for the called service', () => {
+  it('signs HS256 tokens that live 60 seconds, for the called service, binding principal, sandbox and address', () => {
     const token = sign('requests', ctx);
     const decoded = jwt.decode(token, { complete: true });
     const payload = decoded?.payload as { aud: string; exp: number; iat: number; ctx: CallContext };
@@ -150,12 +184,20 @@ describe('createInternalSigner', () => {
     expect(decoded?.header.alg).toBe('HS256');
     expect(payload.aud).toBe('requests');
     expect(payload.exp - payload.iat).toBe(60);
-    expect(payload.ctx).toEqual(ctx);
+    expect(payload.ctx).toEqual(signedCtx);
   });
 
   it('writes tokens jsonwebtoken verifies with the shared secret', () => {
     const payload = jwt.verify(sign('requests', ctx), SECRET, { algorithms: ['HS256'], audience: 'requests', issuer: 'msa-internal' }) as { ctx: CallContext };
 
-    expect(payload.ctx).toEqual(ctx);
+    expect(payload.ctx).toEqual(signedCtx);
+  });
+
+  it('writes a context a service of the previous release accepts: its fields, and a request_id it requires', () => {
+    const payload = jwt.decode(sign('requests', ctx)) as { ctx: Record<string, unknown> };
+
+    // That release parsed the token's ctx with the schema CallContext still is.
+    expect(CallContext.safeParse(payload.ctx).success).toBe(true);
+    expect(payload.ctx.request_id).toBe('');
   });
 });
