@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CallContext, IdentityClient, Principal } from '@msa/contracts';
-
-interface Entry {
-  principal: Principal | null;
-  expires: number;
-}
+import { LRUCache } from 'lru-cache';
 
 export interface KeyResolverOptions {
   identity: IdentityClient;
@@ -18,8 +14,8 @@ export interface ResolveOptions {
   /**
    * Answer from the cache alone, never asking identity: for callers whose
    * address is past its failed-authentication budget. A key resolved up to
-   * `STALE_OK_MS` ago still counts (keys cannot be revoked, and their scopes
-   * are fixed at creation), so a valid caller behind that address keeps working.
+   * `STALE_OK_MS` past its TTL still counts (keys cannot be revoked, and their
+   * scopes are fixed at creation), so a valid caller behind that address keeps working.
    */
   cachedOnly?: boolean;
 }
@@ -32,41 +28,51 @@ export interface KeyResolver {
   fresh?(apiKey: string): Principal | null;
 }
 
+/** An introspection's answer; `principal` is null for a key identity does not know. */
+interface Resolved {
+  principal: Principal | null;
+}
+
+/** What one lookup needs that the cache key (the key's hash) does not hold. */
+interface Lookup {
+  apiKey: string;
+  ctx: CallContext;
+}
+
 /**
  * Resolves API keys through identity's introspection, with a short
  * in-process cache keyed by the key's hash (the key itself is never kept).
+ * Concurrent lookups of one key share one introspection; an expired entry
+ * stays (until evicted by size) for the `cachedOnly` answer, and a failed
+ * refresh leaves it there.
  */
 export function createKeyResolver({ identity, ttlMs, negativeTtlMs = Math.min(ttlMs, 2_000), maxEntries = 10_000 }: KeyResolverOptions): KeyResolver {
-  const cache = new Map<string, Entry>();
-  const inflight = new Map<string, Promise<Principal | null>>();
+  const cache = new LRUCache<string, Resolved, Lookup>({
+    max: maxEntries,
+    // lru-cache reads a TTL of 0 as "forever"; 1 ms is "ask every time", as KEY_CACHE_TTL_MS=0 means.
+    ttl: Math.max(ttlMs, 1),
+    noDeleteOnStaleGet: true,
+    noDeleteOnFetchRejection: true,
+    fetchMethod: async (_hash, _stale, { context, options }) => {
+      const r = await identity.introspect(context.ctx, context.apiKey);
+      if (!r.active) options.ttl = Math.max(negativeTtlMs, 1);
+      return { principal: r.active ? { ...r.principal, via: 'api_key' } : null };
+    },
+  });
   const hashOf = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
 
   function fresh(apiKey: string): Principal | null {
-    const hit = cache.get(hashOf(apiKey));
-    return hit && hit.expires > Date.now() ? hit.principal : null;
+    return cache.get(hashOf(apiKey))?.principal ?? null;
   }
 
   async function resolve(apiKey: string, ctx: CallContext, opts: ResolveOptions = {}): Promise<Principal | null> {
     const hash = hashOf(apiKey);
-    const now = Date.now();
-    const hit = cache.get(hash);
-    if (hit && hit.expires > now) return hit.principal;
-    if (opts.cachedOnly) return hit?.principal && hit.expires + STALE_OK_MS > now ? hit.principal : null;
-
-    let pending = inflight.get(hash);
-    if (!pending) {
-      pending = identity
-        .introspect(ctx, apiKey)
-        .then((r) => {
-          const principal: Principal | null = r.active ? { ...r.principal, via: 'api_key' } : null;
-          if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-          cache.set(hash, { principal, expires: Date.now() + (principal ? ttlMs : negativeTtlMs) });
-          return principal;
-        })
-        .finally(() => inflight.delete(hash));
-      inflight.set(hash, pending);
+    if (opts.cachedOnly) {
+      const stale = cache.get(hash, { allowStale: true });
+      return stale?.principal && cache.getRemainingTTL(hash) > -STALE_OK_MS ? stale.principal : null;
     }
-    return pending;
+    const resolved = await cache.fetch(hash, { context: { apiKey, ctx } });
+    return resolved?.principal ?? null;
   }
   return Object.assign(resolve, { fresh });
 }
