@@ -3,13 +3,14 @@
 // are kept as they arrived and written to the service unchanged by the proxy;
 // a body that is large, chunked, compressed or not JSON is never read here and
 // streams through as before.
+import type { IncomingMessage } from 'node:http';
 import { appError } from '@msa/service-kit';
 import type { Request } from 'express';
 
 const PEEKED = Symbol('peekedBody');
 
 /** The bytes read by {@link peekJsonBody}, for the proxy to send on. */
-export function peekedBody(req: Request): Buffer | undefined {
+export function peekedBody(req: IncomingMessage): Buffer | undefined {
   return (req as unknown as Record<symbol, Buffer | undefined>)[PEEKED];
 }
 

@@ -1,0 +1,53 @@
+// Admit: counts the request against its per-minute bucket, then checks what
+// the operation needs, in that order, so every answer carries RateLimit
+// headers, 401 and 403 included. A known principal counts against its own
+// minute, everyone else against the address's (a handshake against its own
+// bucket, see mcp-handshake.ts); a request authenticate could not settle
+// counts as anonymous and is refused only after.
+import type { Metrics } from '@msa/service-kit';
+import { rateLimitedError, setRateLimitHeaders, type WindowLimiter } from '@msa/service-kit/limits';
+import { credentialsRequired, insufficientScope } from '../auth/challenges.js';
+import type { Bucket, Exchange, Stage } from './exchange.js';
+import type { FailOpen } from './fail-open.js';
+
+export interface AdmitOptions {
+  limiters: { principal: WindowLimiter; anonymous: WindowLimiter };
+  failOpen: FailOpen;
+  rejections: ReturnType<Metrics['counter']>;
+}
+
+export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOptions): Stage {
+  const perPrincipal: Bucket = {
+    limiter: limiters.principal,
+    refusal: () => ({ message: `More than ${limiters.principal.points} requests in a minute with these credentials.` }),
+  };
+  const perAddress: Bucket = {
+    limiter: limiters.anonymous,
+    refusal: () => ({
+      message: `More than ${limiters.anonymous.points} requests in a minute from this address without credentials.`,
+      hint: 'Wait for Retry-After seconds, or send credentials (POST /v1/keys) for 300 requests per minute.',
+    }),
+  };
+
+  async function count(x: Exchange, bucket: Bucket, key: string): Promise<void> {
+    const result = await failOpen(x.req, () => bucket.limiter.consume(key));
+    if (!result) return;
+    setRateLimitHeaders(x.res, result.state);
+    if (result.allowed) return;
+    rejections.inc({ policy: bucket.limiter.policy });
+    const { message, hint } = bucket.refusal(x.principal);
+    throw rateLimitedError(result.state, message, hint);
+  }
+
+  return async (x, next) => {
+    const { principal, route } = x;
+    const needsCredentials = route.auth === 'required' && !principal;
+    if (principal) await count(x, x.bucket ?? perPrincipal, `p:${principal.id}`);
+    // A request about to be refused counts as an anonymous one, whatever bucket it asked for.
+    else await count(x, x.refusal !== undefined || needsCredentials ? perAddress : (x.bucket ?? perAddress), `ip:${x.ip}`);
+    if (x.refusal !== undefined) throw x.refusal;
+    if (needsCredentials) throw credentialsRequired(x.resource, 'This operation needs credentials. Create free ones with POST /v1/keys.');
+    if (route.scope && principal && !principal.scopes.includes(route.scope)) throw insufficientScope(x.resource, route.scope, route.operation);
+    return next(x);
+  };
+}

@@ -1,0 +1,69 @@
+// Authenticate: who is calling. An API key is resolved through identity
+// (cached in process), an access token verified locally against identity's
+// JWKS for the resource addressed. Wrong credentials are refused here
+// (CredentialRefused, which the failed-auth budget counts); what this stage
+// cannot settle (identity away, no credentials where they are needed) is left
+// for admit to answer once the request is counted.
+import { ServiceCallError, type CallContext } from '@msa/contracts';
+import { serviceUnavailableError, type AppError, type Logger } from '@msa/service-kit';
+import { throttledLog } from '@msa/service-kit/redis';
+import { CredentialRefused } from '../auth/challenges.js';
+import { extractCredential } from '../auth/credentials.js';
+import type { KeyResolver } from '../auth/key-resolver.js';
+import { InvalidTokenError, type TokenVerifier } from '../auth/token-verifier.js';
+import type { Exchange, Stage } from './exchange.js';
+
+export interface AuthenticateOptions {
+  resolveKey: KeyResolver;
+  verifyToken: TokenVerifier;
+  logger: Logger;
+}
+
+/** Identity gave no usable answer (down, too slow, or failing itself): worth a retry, not a 500. */
+export function isIdentityUnavailable(err: unknown): boolean {
+  if (err instanceof ServiceCallError) return err.status >= 500;
+  // fetch reports a refused or reset connection as a TypeError, its deadline as a TimeoutError.
+  return err instanceof TypeError || (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'));
+}
+
+export function createAuthenticateStage({ resolveKey, verifyToken, logger }: AuthenticateOptions): Stage {
+  const identityWarning = throttledLog(logger, 'warn', 'credentials cannot be checked: identity unavailable');
+  function identityUnavailable(err: unknown): AppError {
+    identityWarning({ err });
+    return serviceUnavailableError('Credentials cannot be checked right now; retry after the seconds in Retry-After.');
+  }
+
+  async function authenticate(x: Exchange): Promise<void> {
+    const credential = extractCredential(x.req.headers);
+    if (!credential) return;
+    if (credential.kind === 'malformed') throw new CredentialRefused(x.resource, credential.reason);
+    if (credential.kind === 'api_key') {
+      // A key resolved within the TTL cannot fail: no budget read, no lookup.
+      const known = resolveKey.fresh?.(credential.value);
+      if (known) {
+        x.principal = known;
+        return;
+      }
+    }
+    const ask = await x.mayAskIdentity();
+    try {
+      if (credential.kind === 'api_key') {
+        const ctx: CallContext = { principal: null, sandbox: false, ip: x.ip, request_id: x.req.id, traceparent: x.req.traceparent };
+        x.principal = await resolveKey(credential.value, ctx, { cachedOnly: !ask });
+      } else {
+        x.principal = await verifyToken(credential.value, { audiences: x.resource.audiences, knownKeysOnly: !ask });
+      }
+    } catch (err) {
+      if (err instanceof InvalidTokenError) throw new CredentialRefused(x.resource, err.message);
+      // A token fails otherwise only when the JWKS cannot be fetched.
+      x.refusal = credential.kind === 'token' || isIdentityUnavailable(err) ? identityUnavailable(err) : err;
+      return;
+    }
+    if (!x.principal) throw new CredentialRefused(x.resource, 'The API key is unknown.');
+  }
+
+  return async (x, next) => {
+    if (x.route.auth !== 'none') await authenticate(x);
+    return next(x);
+  };
+}

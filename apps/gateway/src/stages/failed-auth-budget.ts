@@ -1,0 +1,56 @@
+// The failed-auth budget: wrong credentials count against the client's
+// address (30 a minute). Past the budget the answer is 429, decided before
+// identity is asked, so guessing keys costs identity nothing. Credentials the
+// gateway can check alone still pass (an access token signed with a key it
+// holds, an API key it resolved recently), so a valid caller behind a shared
+// address is not punished for others' failures there. Successes never count.
+import type { Metrics } from '@msa/service-kit';
+import { rateLimitedError, setRateLimitHeaders, type ConsumeResult, type FailureLimiter } from '@msa/service-kit/limits';
+import { CredentialRefused } from '../auth/challenges.js';
+import type { Stage } from './exchange.js';
+import type { FailOpen } from './fail-open.js';
+
+export interface FailedAuthBudgetOptions {
+  limiter: FailureLimiter;
+  failOpen: FailOpen;
+  rejections: ReturnType<Metrics['counter']>;
+}
+
+/**
+ * Wraps authentication: authenticate asks `x.mayAskIdentity()` before it
+ * asks identity, which reads the budget once; a CredentialRefused from it is
+ * counted (401 showing the budget counting down) or, past the budget, turned
+ * into 429. Credentials settled without identity never read the budget.
+ */
+export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: FailedAuthBudgetOptions): Stage {
+  return async (x, next) => {
+    const { headers } = x.req;
+    // Without a credential nothing can fail; no Redis round trip.
+    if (x.route.auth === 'none' || (!headers.authorization && !headers['x-api-key'])) return next(x);
+    const address = `ip:${x.ip}`;
+    let budget: Promise<ConsumeResult | undefined> | undefined;
+    const readBudget = () => (budget ??= failOpen(x.req, () => limiter.check(address)));
+    x.mayAskIdentity = async () => {
+      const state = await readBudget();
+      return state === undefined || state.allowed;
+    };
+    try {
+      await next(x);
+    } catch (err) {
+      if (!(err instanceof CredentialRefused)) throw err;
+      const state = await readBudget();
+      if (state && !state.allowed) {
+        setRateLimitHeaders(x.res, state.state);
+        rejections.inc({ policy: limiter.policy });
+        throw rateLimitedError(
+          state.state,
+          `More than ${limiter.points} failed authentications in a minute from this address.`,
+          'Check the credential you send (Authorization: Bearer <API_KEY or access token>), then wait for Retry-After seconds.',
+        );
+      }
+      const after = await failOpen(x.req, () => limiter.fail(address));
+      if (after) setRateLimitHeaders(x.res, after.state);
+      throw err;
+    }
+  };
+}
