@@ -4,15 +4,13 @@ import { verifyInternalToken, createMetrics, listen, loadConfig, closeServer, ty
 import { createRedis } from '@msa/service-kit/redis';
 import { createWindowLimiter } from '@msa/service-kit/limits';
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
-import { createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
+import { buildContext, createTestRedis, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_PREFIX, type IdentityClient } from '@msa/contracts';
+import type { IdentityClient } from '@msa/contracts';
 import { createAdminApp, createApp, type GatewayDeps } from '../src/app.js';
 import { createKeyResolver } from '../src/auth/key-resolver.js';
-import { testGatewayDeps } from './support.js';
-
-const BASE = 'http://api.test.local';
+import { BASE, startTestIdentity, testGatewayDeps, type TestIdentity } from './support.js';
 
 interface Recorded {
   url: string;
@@ -34,6 +32,7 @@ async function closedPortUrl(): Promise<string> {
 
 describe('gateway', () => {
   let tr: TestRedis;
+  let identity: TestIdentity;
   let catalog: RunningService;
   let recorder: { url: string; server: http.Server };
   let slow: { url: string; server: http.Server };
@@ -43,6 +42,7 @@ describe('gateway', () => {
 
   beforeAll(async () => {
     tr = await createTestRedis('gateway');
+    identity = await startTestIdentity(tr);
     catalog = await startCatalog(
       loadConfig(CatalogEnv, { CATALOG_PORT: '0', CATALOG_ADMIN_PORT: '0', PUBLIC_BASE_URL: BASE, INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
       { logger: testLogger('catalog') },
@@ -57,6 +57,7 @@ describe('gateway', () => {
     });
     deps = testGatewayDeps(
       tr,
+      identity,
       { catalog: catalog.url, shops: recorder.url, requests: await closedPortUrl(), identity: slow.url, mcp: await closedPortUrl() },
       {},
       {
@@ -69,11 +70,21 @@ describe('gateway', () => {
     app = createApp(deps);
   });
 
+  /** Credentials from identity itself, as POST /v1/keys makes them. */
+  async function createKey(body: { mode: 'live' | 'sandbox'; scopes: string[] }) {
+    const created = await identity.client.raw.send('POST', '/v1/keys', buildContext({ ip: '198.51.100.76' }), {
+      body: { name: 'agent', email: 'agent@example.org', ...body },
+    });
+    expect(created.status).toBe(201);
+    return created.body as { api_key: string; client_id: string; client_secret: string };
+  }
+
   afterAll(async () => {
     await catalog?.close();
     recorder?.server.close();
     slow?.server.closeAllConnections();
     slow?.server.close();
+    await identity?.close();
     await tr?.cleanup();
   });
 
@@ -257,17 +268,17 @@ describe('gateway', () => {
   it('lets a key resolved moments ago through without reading the failed-auth budget again', async () => {
     let introspections = 0;
     let budgetChecks = 0;
-    const principal = { id: 'msa_client_0123456789abcdef', name: 'agent', scopes: ['catalog:read' as const], mode: 'live' as const, tier: 'free' };
-    const identity = {
-      introspect: async () => {
+    const counting = {
+      ...identity.client,
+      introspect: (...args: Parameters<IdentityClient['introspect']>) => {
         introspections++;
-        return { active: true, principal };
+        return identity.client.introspect(...args);
       },
-    } as unknown as IdentityClient;
+    };
     const keyed = createApp({
       ...deps,
       metrics: createMetrics('gateway'),
-      resolveKey: createKeyResolver({ identity, ttlMs: 60_000 }),
+      resolveKey: createKeyResolver({ identity: counting, ttlMs: 60_000 }),
       limiters: {
         ...deps.limiters,
         failedAuth: {
@@ -279,7 +290,7 @@ describe('gateway', () => {
         },
       },
     });
-    const bearer = `Bearer ${SERVICE_PREFIX}_live_${'k'.repeat(32)}`;
+    const bearer = `Bearer ${(await createKey({ mode: 'live', scopes: ['catalog:read'] })).api_key}`;
 
     const first = await request(keyed).get('/v1/pricing').set('Authorization', bearer);
     const second = await request(keyed).get('/v1/pricing').set('Authorization', bearer);
@@ -288,6 +299,55 @@ describe('gateway', () => {
     expect(second.headers['ratelimit-policy']).toBe('"per-minute";q=300;w=60');
     expect(introspections).toBe(1);
     expect(budgetChecks).toBe(1);
+  });
+
+  it('authenticates a key identity issued, and sends one signed context for its requests with the request ids apart', async () => {
+    const key = await createKey({ mode: 'sandbox', scopes: ['shops:read'] });
+    recorded.length = 0;
+
+    const first = await request(app).get('/v1/shops').set('Authorization', `Bearer ${key.api_key}`).set('X-Request-Id', 'first');
+    const second = await request(app).get('/v1/shops').set('X-API-Key', key.api_key).set('X-Request-Id', 'second');
+
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.headers['ratelimit-policy']).toBe('"per-minute";q=300;w=60');
+    const [one, two] = recorded;
+    expect(two!.headers['x-internal-auth']).toBe(one!.headers['x-internal-auth']);
+    expect([one!.headers['x-request-id'], two!.headers['x-request-id']]).toEqual(['first', 'second']);
+    expect(one!.headers.authorization).toBeUndefined();
+    expect(verifyInternalToken(TEST_INTERNAL_SECRET, 'shops', String(one!.headers['x-internal-auth']))).toMatchObject({
+      principal: { id: key.client_id, mode: 'sandbox', via: 'api_key' },
+      sandbox: true,
+    });
+  });
+
+  it('verifies an access token identity issued, against its JWKS', async () => {
+    const key = await createKey({ mode: 'live', scopes: ['shops:read'] });
+    const issued = await identity.client.raw.send('POST', '/oauth/token', buildContext(), {
+      body: { grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.client_secret },
+    });
+    const token = (issued.body as { access_token: string }).access_token;
+    recorded.length = 0;
+
+    const res = await request(app).get('/v1/shops').set('Authorization', `Bearer ${token}`);
+
+    expect(res.status).toBe(200);
+    expect(verifyInternalToken(TEST_INTERNAL_SECRET, 'shops', String(recorded[0]!.headers['x-internal-auth']))).toMatchObject({
+      principal: { id: key.client_id, via: 'oauth' },
+      sandbox: false,
+    });
+  });
+
+  it('refuses a token for the MCP endpoint on the REST API, naming the resource to ask for', async () => {
+    const key = await createKey({ mode: 'live', scopes: ['shops:read'] });
+    const issued = await identity.client.raw.send('POST', '/oauth/token', buildContext(), {
+      body: { grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.client_secret, resource: `${BASE}/mcp` },
+    });
+
+    const res = await request(app).get('/v1/shops').set('Authorization', `Bearer ${(issued.body as { access_token: string }).access_token}`);
+
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toContain(`resource=${BASE}`);
+    expect(res.headers['ratelimit-policy']).toBe('"failed-auth";q=30;w=60');
   });
 
   it('serves health without touching upstreams', async () => {

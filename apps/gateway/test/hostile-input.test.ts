@@ -3,7 +3,7 @@
 // refuses before reading it. The service behind is built from the kit, so
 // its early refusals are the real ones.
 import { connect } from 'node:net';
-import { BOUNDS, type CallContext, type Principal } from '@msa/contracts';
+import { BOUNDS } from '@msa/contracts';
 import {
   closeServer,
   createServiceApp,
@@ -14,9 +14,8 @@ import {
 import { createTestRedis, dechunk, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { testGatewayDeps } from './support.js';
-
-const BASE = 'http://api.test.local';
+import type { KeyResolver } from '../src/auth/key-resolver.js';
+import { BASE, credentialChecks, startTestIdentity, testGatewayDeps, type TestIdentity } from './support.js';
 
 interface RawAnswer {
   status: number;
@@ -50,6 +49,14 @@ function exchange(port: number, head: string, writeBody?: (socket: ReturnType<ty
 }
 
 
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 function envelopeOf(answer: RawAnswer): { error: { code: string; status: number } } {
   const body = answer.headers['transfer-encoding'] === 'chunked' ? dechunk(answer.body) : answer.body;
   return JSON.parse(body) as { error: { code: string; status: number } };
@@ -57,36 +64,55 @@ function envelopeOf(answer: RawAnswer): { error: { code: string; status: number 
 
 describe('gateway under hostile input', () => {
   let tr: TestRedis;
+  let identity: TestIdentity;
   let upstream: Listening;
   let gateway: Listening;
+  let patient: Listening;
   const keyLookups: string[] = [];
   const upstreamBodies: unknown[] = [];
+  const streams = { opened: 0, closed: 0 };
 
   beforeAll(async () => {
     tr = await createTestRedis('gateway-hostile');
+    identity = await startTestIdentity(tr);
     const logger = testLogger('identity');
     const service = createServiceApp({ service: 'identity', logger, publicBaseUrl: BASE, internalAuthSecret: TEST_INTERNAL_SECRET });
     service.post('/v1/keys', (req, res) => {
       upstreamBodies.push(req.body);
       res.status(201).json({ ok: true });
     });
+    // An answer that never ends, like an event stream.
+    service.get('/.well-known/jwks.json', (_req, res) => {
+      streams.opened++;
+      res.on('close', () => streams.closed++);
+      res.setHeader('content-type', 'application/json');
+      res.write('{"keys":[');
+    });
     upstream = await listen(finishServiceApp(service, { logger, publicBaseUrl: BASE }), 0, { host: '127.0.0.1', publicBaseUrl: BASE });
+    // The real resolver, watched: which keys reach identity.
+    const real = credentialChecks(identity.client).resolveKey;
+    const resolveKey: KeyResolver = Object.assign((...args: Parameters<KeyResolver>) => {
+      keyLookups.push(args[0]);
+      return real(...args);
+    }, { fresh: real.fresh });
     const app = createApp(
-      testGatewayDeps(tr, upstream.url, { principal: 10_000, anonymous: 10_000, failedAuth: 10_000 }, {
+      testGatewayDeps(tr, identity, upstream.url, { principal: 10_000, anonymous: 10_000, failedAuth: 10_000 }, {
         upstreamTimeoutMs: 5_000,
         clientBodyTimeoutMs: 300,
-        resolveKey: async (key: string, _ctx: CallContext): Promise<Principal | null> => {
-          keyLookups.push(key);
-          return null;
-        },
+        resolveKey,
       }),
     );
     gateway = await listen(app, 0, { host: '127.0.0.1', publicBaseUrl: BASE });
+    // A service deadline shorter than the client's.
+    const patientApp = createApp(testGatewayDeps(tr, identity, upstream.url, { principal: 10_000, anonymous: 10_000 }, { upstreamTimeoutMs: 100, clientBodyTimeoutMs: 5_000 }));
+    patient = await listen(patientApp, 0, { host: '127.0.0.1', publicBaseUrl: BASE });
   });
 
   afterAll(async () => {
     if (gateway) await closeServer(gateway.server, { forceAfterMs: 100 });
+    if (patient) await closeServer(patient.server, { forceAfterMs: 100 });
     if (upstream) await closeServer(upstream.server, { forceAfterMs: 100 });
+    await identity?.close();
     await tr?.cleanup();
   });
 
@@ -157,5 +183,26 @@ describe('gateway under hostile input', () => {
 
     expect(res.status).toBe(201);
     expect(upstreamBodies).toEqual([{ name: 'after' }]);
+  });
+
+  it('closes the service\'s answer when the client leaves before it was relayed', async () => {
+    const client = new AbortController();
+    const res = await fetch(`${gateway.url}/.well-known/jwks.json`, { signal: client.signal });
+    await res.body!.getReader().read();
+
+    client.abort();
+
+    await waitUntil(() => streams.closed === streams.opened, 'the service\'s answer closed');
+    expect(streams.opened).toBe(1);
+  });
+
+  it('answers a client that pauses mid-body past the service\'s deadline with 408, not 504: the wait was the client\'s', async () => {
+    const head = 'POST /v1/keys HTTP/1.1\r\nHost: api.test.local\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nc\r\n{"name":"sl"\r\n';
+
+    const answer = await exchange(patient.port, head);
+
+    expect(answer.status).toBe(408);
+    expect(answer.headers.connection).toBe('close');
+    expect(envelopeOf(answer).error).toMatchObject({ code: 'request_timeout' });
   });
 });

@@ -6,15 +6,17 @@ import { createTestRedis, type TestRedis } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { testGatewayDeps } from './support.js';
+import { startTestIdentity, testGatewayDeps, type TestIdentity } from './support.js';
 
 let tr: TestRedis;
+let identity: TestIdentity;
 let upstream: http.Server;
 let app: ReturnType<typeof createApp>;
 const received: Buffer[] = [];
 
 beforeAll(async () => {
   tr = await createTestRedis('gateway-mcp-handshake');
+  identity = await startTestIdentity(tr);
   upstream = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -27,12 +29,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   // The anonymous minute is small, so a test sees it run out.
-  app = createApp(testGatewayDeps(tr, url, { anonymous: 3, mcpHandshake: 240 }, { trustProxy: 'true' }));
+  app = createApp(testGatewayDeps(tr, identity, url, { anonymous: 3, mcpHandshake: 240 }, { trustProxy: 'true' }));
 });
 
 afterAll(async () => {
   upstream?.closeAllConnections();
   await new Promise((r) => upstream?.close(r));
+  await identity?.close();
   await tr?.cleanup();
 });
 
