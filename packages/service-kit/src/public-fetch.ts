@@ -52,7 +52,9 @@ const defaultResolve = (host: string) => dnsLookup(host, { all: true, verbatim: 
 /** The 200 answer's body, or a PublicFetchError saying why there is none. */
 export async function fetchPublic(url: string, opts: PublicFetchOptions): Promise<PublicFetchResponse> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
+  const deadlineSignal = AbortSignal.timeout(opts.timeoutMs);
+  const onDeadline = () => controller.abort();
+  deadlineSignal.addEventListener('abort', onDeadline, { once: true });
   try {
     const deadline = new Promise<never>((_, reject) => {
       controller.signal.addEventListener('abort', () => reject(new PublicFetchError('timeout', `no answer within ${opts.timeoutMs} ms`)));
@@ -65,7 +67,7 @@ export async function fetchPublic(url: string, opts: PublicFetchOptions): Promis
     if (controller.signal.aborted) throw new PublicFetchError('timeout', `no answer within ${opts.timeoutMs} ms`);
     throw new PublicFetchError('network', err instanceof Error ? err.message : String(err));
   } finally {
-    clearTimeout(timer);
+    deadlineSignal.removeEventListener('abort', onDeadline);
     controller.abort();
   }
 }

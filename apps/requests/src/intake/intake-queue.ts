@@ -2,7 +2,7 @@
 // queue's default job options, set once here; `jobId` is the shop request id,
 // so adding a request that is already on the queue is a no-op.
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
-import type { Logger } from '@msa/service-kit';
+import { answerWithin, type Logger } from '@msa/service-kit';
 import { throttledLog } from '@msa/service-kit/redis';
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { RedisClient } from '@msa/service-kit';
@@ -52,15 +52,7 @@ export function createIntakeQueue({ connection, prefix, attempts, backoffMs, log
   return {
     queue,
     async enqueue(job) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`enqueue timed out after ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
-      });
-      try {
-        await Promise.race([queue.add(INTAKE_QUEUE, job, { jobId: job.request_id }), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+      await answerWithin(queue.add(INTAKE_QUEUE, job, { jobId: job.request_id }), ENQUEUE_TIMEOUT_MS, 'the intake queue');
     },
     close: () => queue.close(),
   };
