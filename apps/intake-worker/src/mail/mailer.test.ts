@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testLogger } from '@msa/test-kit';
 import { simpleParser } from 'mailparser';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectSafeHeaders, MAIL_CASES } from '../../test/support/mail-cases.js';
-import { createMailer, failedBeforeData, type Mailer } from './mailer.js';
+import { createMailer, failedBeforeData, MESSAGE_DEFAULTS, withParsedAddresses, type Mailer } from './mailer.js';
 
 let outbox: string;
 let mailer: Mailer;
@@ -51,6 +52,28 @@ describe('createMailer without SMTP', () => {
     await mailer.send('confirmation', 'twice', message);
 
     expect((await readdir(outbox)).filter((f) => f.startsWith('twice'))).toEqual(['twice-confirmation.eml']);
+  });
+});
+
+describe('withParsedAddresses', () => {
+  // Boundaries are random per message; everything else must be byte for byte the same.
+  const composed = async (message: Parameters<typeof withParsedAddresses>[0]) => {
+    const node = new MailComposer({ ...MESSAGE_DEFAULTS, ...message, date: new Date(0) }).compile();
+    return { bytes: (await node.build()).toString().replace(/_NmP-[0-9a-f]+-Part/g, 'boundary'), envelope: node.getEnvelope() };
+  };
+
+  it.each(MAIL_CASES)('gives nodemailer $name with the same headers, body and envelope', async ({ build }) => {
+    const message = build();
+    const parsed = withParsedAddresses(message);
+
+    expect(typeof parsed.from).toBe('object');
+    expect(await composed(parsed)).toEqual(await composed(message));
+  });
+
+  it('leaves an address list or a group as the string it was', () => {
+    const message = { from: 'a@shop.example', to: 'a@shop.example, b@shop.example', replyTo: 'Team: a@shop.example, b@shop.example;' };
+
+    expect(withParsedAddresses(message)).toEqual({ ...message, from: { name: '', address: 'a@shop.example' } });
   });
 });
 

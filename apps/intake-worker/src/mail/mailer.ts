@@ -9,8 +9,9 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
-import type { Logger } from '@msa/service-kit';
+import { getOrBuild, type Logger } from '@msa/service-kit';
 import nodemailer, { type MailDefaults, type SendMailOptions } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailKind } from './mail-settings.js';
 
 export interface Mailer {
@@ -44,6 +45,40 @@ export function failedBeforeData(err: unknown): boolean {
   if (['EENVELOPE', 'EDNS', 'EAUTH', 'ENOAUTH', 'ETLS', 'ECONFIG'].includes(String(e.code))) return true;
   if (e.syscall === 'connect' || e.syscall === 'getaddrinfo') return true;
   return typeof e.command === 'string' && /^(MAIL FROM|RCPT TO|EHLO|HELO|LHLO|STARTTLS|AUTH)\b/i.test(e.command);
+}
+
+type AddressField = 'from' | 'to' | 'replyTo';
+type Mailbox = { name: string; address: string };
+const ADDRESS_FIELDS: AddressField[] = ['from', 'to', 'replyTo'];
+// The configured sender and operator addresses, the only address strings that reach the mailer.
+const parsedMailboxes = new Map<string, Mailbox | null>();
+
+/**
+ * nodemailer reads an address given as a string with its address parser
+ * each time it needs it: the envelope (three times per message), the
+ * address list, each header. Given as `{ name, address }` it skips that
+ * parser, and the headers and envelope are the same (tested). A string is
+ * parsed once, by nodemailer itself; only a single mailbox is replaced, a
+ * list or a group stays the string it was.
+ */
+function parsedMailbox(value: string): Mailbox | null {
+  return getOrBuild(parsedMailboxes, value, 32, () => {
+    const found = new MailComposer({ to: value }).compile().getAddresses().to as unknown as Partial<Mailbox & { group: unknown }>[] | undefined;
+    const only = found?.length === 1 ? found[0] : undefined;
+    return only?.address && !only.group ? { name: only.name ?? '', address: only.address } : null;
+  });
+}
+
+/** The message with each address string that names a single mailbox given as that mailbox. */
+export function withParsedAddresses(message: SendMailOptions): SendMailOptions {
+  let result = message;
+  for (const field of ADDRESS_FIELDS) {
+    const value = message[field];
+    if (typeof value !== 'string') continue;
+    const mailbox = parsedMailbox(value);
+    if (mailbox) result = { ...result, [field]: mailbox };
+  }
+  return result;
 }
 
 export interface MailerOptions {
@@ -102,7 +137,7 @@ function createSmtpMailer(url: string, poolSize: number): Mailer {
       // Handed to nodemailer (which composes it at once) only when a connection
       // is free: jobs waiting for one hold their small job data, not a composed
       // message each in the pool's queue, which kept the heap growing under load.
-      await slots.run(() => transport.sendMail(message));
+      await slots.run(() => transport.sendMail(withParsedAddresses(message)));
     },
     close() {
       transport.close();
@@ -114,7 +149,7 @@ function createOutboxMailer(dir: string, logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, MESSAGE_DEFAULTS);
   return {
     async send(kind, id, message) {
-      const { message: raw } = await transport.sendMail(message);
+      const { message: raw } = await transport.sendMail(withParsedAddresses(message));
       await mkdir(dir, { recursive: true });
       // One file per request (or mail job) and kind, written whole and then
       // renamed: a second send replaces the first instead of adding a duplicate.
