@@ -1,4 +1,5 @@
 import type { CallContext, IdentityClient } from '@msa/contracts';
+import { LRUCache } from 'lru-cache';
 
 export interface GrantStatusOptions {
   identity: IdentityClient;
@@ -10,35 +11,23 @@ export interface GrantStatusOptions {
 
 /**
  * Asks identity whether an access token's grant is still active, remembering
- * an active answer for `ttlMs` and a revoked one until the process ends
- * (a grant is never reactivated).
+ * an active answer for `ttlMs` and a revoked one until it is evicted by size
+ * (a grant is never reactivated). Concurrent questions about one grant share
+ * one call.
  */
 export function createGrantStatus({ identity, systemCtx, ttlMs, maxEntries = 10_000 }: GrantStatusOptions) {
-  const active = new Map<string, number>();
-  const revoked = new Set<string>();
-  const inflight = new Map<string, Promise<boolean>>();
+  const answers = new LRUCache<string, boolean>({
+    max: maxEntries,
+    ttl: Math.max(ttlMs, 1),
+    fetchMethod: async (grant, _stale, { options }) => {
+      const { active } = await identity.grantStatus(systemCtx(), grant);
+      // A TTL of 0 is lru-cache's "never expires".
+      if (!active) options.ttl = 0;
+      return active;
+    },
+  });
 
   return async function grantActive(grant: string): Promise<boolean> {
-    if (revoked.has(grant)) return false;
-    const until = active.get(grant);
-    if (until !== undefined && until > Date.now()) return true;
-    let pending = inflight.get(grant);
-    if (!pending) {
-      pending = identity
-        .grantStatus(systemCtx(), grant)
-        .then(({ active: isActive }) => {
-          if (active.size >= maxEntries) active.delete(active.keys().next().value!);
-          if (isActive) active.set(grant, Date.now() + ttlMs);
-          else {
-            active.delete(grant);
-            if (revoked.size >= maxEntries) revoked.delete(revoked.values().next().value!);
-            revoked.add(grant);
-          }
-          return isActive;
-        })
-        .finally(() => inflight.delete(grant));
-      inflight.set(grant, pending);
-    }
-    return pending;
+    return (await answers.fetch(grant)) === true;
   };
 }
