@@ -8,7 +8,7 @@ import type { ConsumeResult, FailureLimiter, WindowLimiter } from '@msa/service-
 import type { NextFunction, Request, Response } from 'express';
 import { protectedResourceFor } from '../src/domain/protected-resource.js';
 import type { RouteDef } from '../src/domain/route-table.js';
-import { createExchange, type Exchange } from '../src/stages/exchange.js';
+import { createExchange, type Exchange, type Stage } from '../src/stages/exchange.js';
 
 export const BASE = 'http://api.test.local';
 
@@ -122,4 +122,9 @@ export function memoryFailureLimiter(points: number, failedBefore = 0): FailureL
 export function recordingNext(): { next: (x: Exchange) => void; ran: () => boolean } {
   let ran = false;
   return { next: () => void (ran = true), ran: () => ran };
+}
+
+/** Runs one stage as the pipeline does: a throw before its first await becomes a rejection. */
+export async function runStage(stage: Stage, x: Exchange, next: (x: Exchange) => void | Promise<void> = () => undefined): Promise<void> {
+  return stage(x, next);
 }

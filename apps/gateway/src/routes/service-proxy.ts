@@ -83,6 +83,36 @@ function onClientClose(this: http.ServerResponse) {
   if (!this.writableEnded) forwardingOf(this.req)?.upstreamRes?.destroy();
 }
 
+function onUpstreamResponse(this: http.ClientRequest) {
+  const forwarding = forwardingOf(this)!;
+  const { req } = forwarding;
+  forwarding.responded = true;
+  // A service may answer before reading the whole body (415, 401): stop
+  // forwarding the rest, which it may no longer read, and drain it so the
+  // connection stays usable. Closing instead would reset a client still
+  // sending, and a reset can discard the answer unread.
+  if (!req.complete) {
+    onBodySent.call(req);
+    req.unpipe(this);
+    req.resume();
+  }
+}
+
+function onProxyReq(proxyReq: http.ClientRequest, req: http.IncomingMessage) {
+  const forwarding = forwardingOf(req)!;
+  forwarding.proxyReq = proxyReq;
+  (proxyReq as Tagged<http.ClientRequest>)[FORWARDING] = forwarding;
+  proxyReq.once('timeout', onUpstreamTimeout);
+  proxyReq.once('response', onUpstreamResponse);
+  // A body the gateway read to classify it: the stream has ended, so the
+  // proxy's pipe only ends proxyReq; the bytes go here, unchanged, under the
+  // client's own Content-Length.
+  const peeked = peekedBody(req);
+  if (peeked) proxyReq.write(peeked);
+  if (req.complete) onBodySent.call(req);
+  else req.on('timeout', onClientTimeout).once('end', onBodySent);
+}
+
 function onProxyRes(proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) {
   // The same URL answers differently per credentials (a sandbox key turns
   // links into /sandbox links), so shared caches must key on them.
@@ -98,36 +128,6 @@ function onProxyRes(proxyRes: http.IncomingMessage, req: http.IncomingMessage, r
  */
 export function createServiceProxy(options: ServiceProxyOptions): RequestHandler {
   const { service, target, timeoutMs, clientBodyTimeoutMs, logger, upstreamErrors } = options;
-
-  function onUpstreamResponse(this: http.ClientRequest) {
-    const forwarding = forwardingOf(this)!;
-    const { req } = forwarding;
-    forwarding.responded = true;
-    // A service may answer before reading the whole body (415, 401): stop
-    // forwarding the rest, which it may no longer read, and drain it so the
-    // connection stays usable. Closing instead would reset a client still
-    // sending, and a reset can discard the answer unread.
-    if (!req.complete) {
-      onBodySent.call(req);
-      req.unpipe(this);
-      req.resume();
-    }
-  }
-
-  function onProxyReq(proxyReq: http.ClientRequest, req: http.IncomingMessage) {
-    const forwarding = forwardingOf(req)!;
-    forwarding.proxyReq = proxyReq;
-    (proxyReq as Tagged<http.ClientRequest>)[FORWARDING] = forwarding;
-    proxyReq.once('timeout', onUpstreamTimeout);
-    proxyReq.once('response', onUpstreamResponse);
-    // A body the gateway read to classify it: the stream has ended, so the
-    // proxy's pipe only ends proxyReq; the bytes go here, unchanged, under the
-    // client's own Content-Length.
-    const peeked = peekedBody(req);
-    if (peeked) proxyReq.write(peeked);
-    if (req.complete) onBodySent.call(req);
-    else req.on('timeout', onClientTimeout).once('end', onBodySent);
-  }
 
   function onError(err: Error, req: http.IncomingMessage) {
     const forwarding = forwardingOf(req);

@@ -1,7 +1,7 @@
 import { ServiceCallError, type CallContext } from '@msa/contracts';
 import { testLogger } from '@msa/test-kit';
 import { describe, expect, it } from 'vitest';
-import { buildExchange, buildPrincipal, buildRoute } from '../../test/build-exchange.js';
+import { buildExchange, buildPrincipal, buildRoute, runStage } from '../../test/build-exchange.js';
 import { CredentialRefused } from '../auth/challenges.js';
 import type { KeyResolver, ResolveOptions } from '../auth/key-resolver.js';
 import { InvalidTokenError, type TokenVerifier } from '../auth/token-verifier.js';
@@ -37,7 +37,7 @@ describe('authenticate stage', () => {
     const { stage } = stageWith();
     const x = buildExchange();
 
-    await stage(x, () => undefined);
+    await runStage(stage, x);
 
     expect(x.principal).toBeNull();
   });
@@ -46,7 +46,7 @@ describe('authenticate stage', () => {
     const { lookups, stage } = stageWith();
     const x = buildExchange({ route: buildRoute({ auth: 'none' }), headers: { authorization: `Bearer ${KEY}` } });
 
-    await stage(x, () => undefined);
+    await runStage(stage, x);
 
     expect(x.principal).toBeNull();
     expect(lookups).toEqual([]);
@@ -59,7 +59,7 @@ describe('authenticate stage', () => {
       throw new Error('not to be asked');
     };
 
-    await stage(x, () => undefined);
+    await runStage(stage, x);
 
     expect(x.principal).toBe(principal);
     expect(lookups).toEqual([]);
@@ -69,7 +69,7 @@ describe('authenticate stage', () => {
     const { lookups, stage } = stageWith();
     const x = buildExchange({ headers: { authorization: `Bearer ${KEY}` } });
 
-    await stage(x, () => undefined);
+    await runStage(stage, x);
 
     expect(x.principal).toBe(principal);
     expect(lookups[0]).toMatchObject({ key: KEY, ctx: { ip: '203.0.113.9', request_id: 'req-1' }, opts: { cachedOnly: false } });
@@ -80,7 +80,7 @@ describe('authenticate stage', () => {
     const x = buildExchange({ headers: { authorization: `Bearer ${KEY}` } });
     x.mayAskIdentity = async () => false;
 
-    await stage(x, () => undefined);
+    await runStage(stage, x);
 
     expect(lookups[0]?.opts).toEqual({ cachedOnly: true });
   });
@@ -92,7 +92,7 @@ describe('authenticate stage, refusing', () => {
     const { stage } = stageWith({ lookup: async () => null });
     const x = buildExchange({ headers: { authorization: `Bearer ${KEY}` } });
 
-    const refusal = stage(x, () => undefined);
+    const refusal = runStage(stage, x);
 
     await expect(refusal).rejects.toBeInstanceOf(CredentialRefused);
     await expect(refusal).rejects.toMatchObject({
@@ -105,14 +105,14 @@ describe('authenticate stage, refusing', () => {
   it('refuses a malformed credential without a lookup', async () => {
     const { lookups, stage } = stageWith();
 
-    await expect(stage(buildExchange({ headers: { authorization: 'Basic dXNlcjpwYXNz' } }), () => undefined)).rejects.toBeInstanceOf(CredentialRefused);
+    await expect(runStage(stage, buildExchange({ headers: { authorization: 'Basic dXNlcjpwYXNz' } }))).rejects.toBeInstanceOf(CredentialRefused);
     expect(lookups).toEqual([]);
   });
 
   it('refuses a token the verifier refuses, with its reason', async () => {
     const { stage } = stageWith({ verify: async () => Promise.reject(new InvalidTokenError('The access token has expired; request a new one.')) });
 
-    await expect(stage(buildExchange({ headers: { authorization: 'Bearer aaa.bbb.ccc' } }), () => undefined)).rejects.toMatchObject({
+    await expect(runStage(stage, buildExchange({ headers: { authorization: 'Bearer aaa.bbb.ccc' } }))).rejects.toMatchObject({
       message: 'The access token has expired; request a new one.',
     });
   });
@@ -122,7 +122,7 @@ describe('authenticate stage, refusing', () => {
     const x = buildExchange({ headers: { authorization: `Bearer ${KEY}` } });
     let handedOn = false;
 
-    await stage(x, () => void (handedOn = true));
+    await runStage(stage, x, () => void (handedOn = true));
 
     expect(x.refusal).toMatchObject({ status: 503, code: 'service_unavailable', extra: { headers: { 'Retry-After': '5' } } });
     expect(x.principal).toBeNull();

@@ -8,7 +8,7 @@ import { ServiceCallError, type CallContext } from '@msa/contracts';
 import { serviceUnavailableError, type AppError, type Logger } from '@msa/service-kit';
 import { throttledLog } from '@msa/service-kit/redis';
 import { CredentialRefused } from '../auth/challenges.js';
-import { extractCredential } from '../auth/credentials.js';
+import { extractCredential, type Credential } from '../auth/credentials.js';
 import type { KeyResolver } from '../auth/key-resolver.js';
 import { InvalidTokenError, type TokenVerifier } from '../auth/token-verifier.js';
 import type { Exchange, Stage } from './exchange.js';
@@ -33,18 +33,8 @@ export function createAuthenticateStage({ resolveKey, verifyToken, logger }: Aut
     return serviceUnavailableError('Credentials cannot be checked right now; retry after the seconds in Retry-After.');
   }
 
-  async function authenticate(x: Exchange): Promise<void> {
-    const credential = extractCredential(x.req.headers);
-    if (!credential) return;
-    if (credential.kind === 'malformed') throw new CredentialRefused(x.resource, credential.reason);
-    if (credential.kind === 'api_key') {
-      // A key resolved within the TTL cannot fail: no budget read, no lookup.
-      const known = resolveKey.fresh?.(credential.value);
-      if (known) {
-        x.principal = known;
-        return;
-      }
-    }
+  /** Asks identity (or the key cache past the failed-auth budget) about a credential the gateway does not know yet. */
+  async function lookUp(x: Exchange, credential: Exclude<Credential, { kind: 'malformed' }>): Promise<void> {
     const ask = await x.mayAskIdentity();
     try {
       if (credential.kind === 'api_key') {
@@ -62,8 +52,17 @@ export function createAuthenticateStage({ resolveKey, verifyToken, logger }: Aut
     if (!x.principal) throw new CredentialRefused(x.resource, 'The API key is unknown.');
   }
 
-  return async (x, next) => {
-    if (x.route.auth !== 'none') await authenticate(x);
-    return next(x);
+  return (x, next) => {
+    if (x.route.auth === 'none') return next(x);
+    const credential = extractCredential(x.req.headers);
+    if (!credential) return next(x);
+    if (credential.kind === 'malformed') throw new CredentialRefused(x.resource, credential.reason);
+    // A key resolved within the TTL cannot fail: no budget read, no lookup.
+    const known = credential.kind === 'api_key' ? resolveKey.fresh?.(credential.value) : null;
+    if (known) {
+      x.principal = known;
+      return next(x);
+    }
+    return lookUp(x, credential).then(() => next(x));
   };
 }

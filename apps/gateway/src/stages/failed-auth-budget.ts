@@ -7,7 +7,7 @@
 import type { Metrics } from '@msa/service-kit';
 import { rateLimitedError, setRateLimitHeaders, type ConsumeResult, type FailureLimiter } from '@msa/service-kit/limits';
 import { CredentialRefused } from '../auth/challenges.js';
-import type { Stage } from './exchange.js';
+import type { Exchange, Next, Stage } from './exchange.js';
 import type { FailOpen } from './fail-open.js';
 
 export interface FailedAuthBudgetOptions {
@@ -23,10 +23,7 @@ export interface FailedAuthBudgetOptions {
  * into 429. Credentials settled without identity never read the budget.
  */
 export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: FailedAuthBudgetOptions): Stage {
-  return async (x, next) => {
-    const { headers } = x.req;
-    // Without a credential nothing can fail; no Redis round trip.
-    if (x.route.auth === 'none' || (!headers.authorization && !headers['x-api-key'])) return next(x);
+  async function guard(x: Exchange, next: Next): Promise<void> {
     const address = `ip:${x.ip}`;
     let budget: Promise<ConsumeResult | undefined> | undefined;
     const readBudget = () => (budget ??= failOpen(x.req, () => limiter.check(address)));
@@ -52,5 +49,12 @@ export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: F
       if (after) setRateLimitHeaders(x.res, after.state);
       throw err;
     }
+  }
+
+  return (x, next) => {
+    const { headers } = x.req;
+    // Without a credential nothing can fail; no Redis round trip.
+    if (x.route.auth === 'none' || (!headers.authorization && !headers['x-api-key'])) return next(x);
+    return guard(x, next);
   };
 }

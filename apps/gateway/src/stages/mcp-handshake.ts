@@ -25,11 +25,11 @@ export function createMcpHandshakeStage({ limiter, clientBodyTimeoutMs }: McpHan
     }),
   };
 
-  return async (x, next) => {
-    if (x.route.target === 'mcp' && x.req.method === 'POST') {
-      const body = await peekJsonBody(x.req, HANDSHAKE_PEEK_MAX_BYTES, clientBodyTimeoutMs);
+  return (x, next) => {
+    if (x.route.target !== 'mcp' || x.req.method !== 'POST') return next(x);
+    return peekJsonBody(x.req, HANDSHAKE_PEEK_MAX_BYTES, clientBodyTimeoutMs).then((body) => {
       if (isMcpHandshake(body)) x.bucket = handshakes;
-    }
-    return next(x);
+      return next(x);
+    });
   };
 }
