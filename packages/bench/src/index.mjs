@@ -21,6 +21,8 @@ export const TARGETS = {
   searchP99Ms: 5,
   catalogCpuRatio: 2,
   gatewayCpuRatio: 2,
+  /** DESIGN: a service behind the gateway ≤ 1.15 × the same service called directly (CPU per request). */
+  behindGatewayCpuRatio: 1.15,
   gatewayThroughputRatio: 0.6,
   gatewayP99Ratio: 1.5,
   intakePerSecond: 300,
@@ -93,6 +95,8 @@ function gatewayTable(r, s, redisNote) {
       ratioRow('catalog CPU / express CPU', f.catalogCpuRatio, '<=', TARGETS.catalogCpuRatio),
       info('gateway (authenticated, proxying)', `${us(c.gateway)}; ${speed(gateway)}`),
       info('  behind it: catalog / identity / Redis', `${us(c.catalogBehindGateway)} / ${us(c.identityBehindGateway)} / ${us(c.redisBehindGateway)}`),
+      ratioRow('catalog CPU behind the gateway / direct', f.behindGatewayCpuRatio, '<=', TARGETS.behindGatewayCpuRatio),
+      info('  for scale: express behind the reference proxy / direct', fmt(f.behindProxyCpuRatio, 2)),
       info('  Redis commands per request', commands(r.redisCommandsPerRequest.gateway)),
       ratioRow('gateway CPU / proxy CPU', f.gatewayCpuRatio, '<=', TARGETS.gatewayCpuRatio),
       ratioRow('gateway / direct throughput', f.throughputRatio, '>=', TARGETS.gatewayThroughputRatio),

@@ -15,6 +15,9 @@ export function gatewayFigures(r) {
   return {
     catalogCpuRatio: c.catalogDirect / c.express,
     gatewayCpuRatio: c.gateway / c.proxy,
+    behindGatewayCpuRatio: c.catalogBehindGateway / c.catalogDirect,
+    /** The same ratio for the bare express app behind the bare proxy: what a proxy hop alone does to the process behind it. */
+    behindProxyCpuRatio: c.proxyUpstream / c.express,
     throughputRatio: r.runs.gateway.requestsPerSecond / r.runs.direct.requestsPerSecond,
     p99Ratio: r.runs.gateway.p99 / r.runs.direct.p99,
   };
@@ -60,7 +63,7 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
     out.reference = {
       node_http: { cpu_us_per_request: round(c.nodeHttp), ...speed(g.runs.nodeHttp) },
       express: { cpu_us_per_request: round(c.express), ...speed(g.runs.express) },
-      proxy: { cpu_us_per_request: round(c.proxy), upstream_cpu_us_per_request: round(c.proxyUpstream), ...speed(g.runs.proxy) },
+      proxy: { cpu_us_per_request: round(c.proxy), upstream_cpu_us_per_request: round(c.proxyUpstream), upstream_cpu_ratio: round(f.behindProxyCpuRatio, 3), ...speed(g.runs.proxy) },
     };
     out.catalog = {
       cpu_us_per_request: round(c.catalogDirect),
@@ -75,6 +78,7 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
       throughput_ratio: round(f.throughputRatio, 3),
       p99_ratio: round(f.p99Ratio, 3),
       catalog_cpu_us_per_request: round(c.catalogBehindGateway),
+      catalog_cpu_ratio: round(f.behindGatewayCpuRatio, 3),
       identity_cpu_us_per_request: round(c.identityBehindGateway),
       redis_cpu_us_per_request: round(c.redisBehindGateway),
       redis_commands_per_request: round(g.redisCommandsPerRequest.gateway, 2),
