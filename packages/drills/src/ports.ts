@@ -1,7 +1,15 @@
+// Ports for the drills' own processes, chosen before those processes start.
+// They come from below Linux's ephemeral range (32768-60999 by default): a
+// port handed out there can be taken, between the choice and the process's
+// bind, by any listener on port 0 or any outgoing connection's source port
+// (the suites running beside the drills open hundreds), and the service then
+// fails to start while another process answers on its port. Cluster nodes
+// also need port + 10000 free, which stays below the range too.
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
-import { freePort } from '@msa/test-kit';
 
-export { freePort };
+const LOW = 10_000;
+const HIGH = 22_000;
 
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -12,11 +20,19 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
+/** A free port below the ephemeral range. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = LOW + randomInt(HIGH - LOW);
+    if (await isFree(port)) return port;
+  }
+}
+
 /** A free port whose cluster bus port (port + 10000) is free too, for a Redis Cluster node. */
 export async function freeClusterPort(): Promise<number> {
   for (;;) {
     const port = await freePort();
-    if (port + 10_000 <= 65_535 && (await isFree(port + 10_000))) return port;
+    if (await isFree(port + 10_000)) return port;
   }
 }
 
