@@ -61,7 +61,7 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   {
-    files: ['**/config.ts', 'scripts/**', 'packages/test-kit/**', 'packages/bench/**', 'packages/system-tests/**', '**/test/**', '**/*.test.ts', '**/vitest.config.ts', '**/bench/**'],
+    files: ['**/config.ts', 'scripts/**', 'packages/test-kit/**', 'tooling/bench/**', 'tooling/system-tests/**', '**/test/**', '**/*.test.ts', '**/vitest.config.ts', '**/bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

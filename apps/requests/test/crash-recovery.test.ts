@@ -1,6 +1,6 @@
 // What a requests process that dies mid-request leaves behind, and how the
 // service completes it: the states below are the ones its own steps write
-// (begin, reserve) before the kill. The drills in packages/drills kill real
+// (begin, reserve) before the kill. The drills in tooling/drills kill real
 // processes; these pin each recovery step.
 import { ShopRequestBody } from '@msa/contracts';
 import { utcDay } from '@msa/service-kit/limits';

@@ -10,7 +10,7 @@ import { ROOT } from './deploy-support.js';
 
 /** Source files in git, tests and fixtures left out: tests may state the figure they expect. */
 function sourceFiles(): string[] {
-  const tracked = execFileSync('git', ['ls-files', '-z', '--', 'apps', 'packages', 'scripts', 'infra'], { cwd: ROOT, encoding: 'utf8' });
+  const tracked = execFileSync('git', ['ls-files', '-z', '--', 'apps', 'packages', 'tooling', 'scripts', 'infra'], { cwd: ROOT, encoding: 'utf8' });
   return tracked
     .split('\0')
     .filter((file) => /\.(ts|mts|js|mjs)$/.test(file))

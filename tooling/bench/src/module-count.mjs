@@ -24,12 +24,12 @@ session.on('Debugger.scriptParsed', ({ params }) => {
 });
 session.post('Debugger.enable');
 
-/** `node_modules/<pkg>` (last one in the path, scope included), else `apps/<app>` or `packages/<pkg>`. */
+/** `node_modules/<pkg>` (last one in the path, scope included), else `apps/<app>`, `packages/<pkg>` or `tooling/<pkg>`. */
 function packageOf(path) {
   const parts = path.split('/');
   const nm = parts.lastIndexOf('node_modules');
   if (nm >= 0) return parts[nm + 1]?.startsWith('@') ? `${parts[nm + 1]}/${parts[nm + 2]}` : (parts[nm + 1] ?? '?');
-  const ws = parts.findIndex((p) => p === 'apps' || p === 'packages');
+  const ws = parts.findIndex((p) => p === 'apps' || p === 'packages' || p === 'tooling');
   return ws >= 0 ? `${parts[ws]}/${parts[ws + 1]}` : '?';
 }
 

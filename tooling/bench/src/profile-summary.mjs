@@ -1,7 +1,7 @@
 // Where a service spends its time: reads a V8 `.cpuprofile` (written by a
 // run with BENCH_CPU_PROF=<dir>) and prints the heaviest functions by self
 // time and the heaviest packages or files.
-//   node packages/bench/src/profile-summary.mjs <file.cpuprofile> [top]
+//   node tooling/bench/src/profile-summary.mjs <file.cpuprofile> [top]
 import { readFileSync } from 'node:fs';
 
 function moduleOf(url) {
