@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const reports = ['apps', 'packages'].flatMap((dir) =>
+const reports = ['apps', 'packages', 'tooling'].flatMap((dir) =>
   existsSync(join(root, dir))
     ? readdirSync(join(root, dir)).map((name) => join(root, dir, name, '.vitest', 'results.json'))
     : [],
