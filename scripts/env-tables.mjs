@@ -45,7 +45,7 @@ function renderEnvTable(schema) {
 }
 
 function readmesUnder(root) {
-  return ['apps', 'packages'].flatMap((group) => {
+  return ['apps', 'packages', 'tooling'].flatMap((group) => {
     const dir = path.join(root, group);
     if (!existsSync(dir)) return [];
     return readdirSync(dir, { withFileTypes: true })
