@@ -24,7 +24,8 @@ export interface KeyIdempotency {
   lockSeconds?: number;
 }
 
-function apiKeyOf(created: CreatedCredentials): ApiKey {
+/** The ApiKey answer for credentials just created (also the portal form's JSON answer). */
+export function apiKeyOf(created: CreatedCredentials): ApiKey {
   return {
     api_key: created.apiKey,
     client_id: created.clientId,

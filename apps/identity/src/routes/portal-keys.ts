@@ -5,12 +5,13 @@
 // comes back, so people get pages: the key shown once, or the problem with the
 // form filled in again. A caller that prefers application/json still gets the
 // API's JSON, the credentials or the error envelope.
-import { ApiKeyRequest, LIMITS, apiKeyLimits, type ApiKey, type FieldProblem } from '@msa/contracts';
+import { ApiKeyRequest, LIMITS, type FieldProblem } from '@msa/contracts';
 import { AppError, appError, isRedisUnavailable, methodNotAllowed, serviceUnavailableError, toFieldProblems } from '@msa/service-kit';
 import { withReservation } from '@msa/service-kit/limits';
 import { Router, type Request } from 'express';
 import { createCredentials, type CreatedCredentials } from '../domain/create-credentials.js';
 import type { RouteDeps } from './context.js';
+import { apiKeyOf } from './keys.js';
 
 /** What the form sent, as typed, so a page with a problem can show it again. */
 interface FormValues {
@@ -65,18 +66,6 @@ function parseKeyForm(fields: Record<string, unknown>, sandbox: boolean, urls: P
   return parsed.data;
 }
 
-function apiKeyOf(created: CreatedCredentials): ApiKey {
-  return {
-    api_key: created.apiKey,
-    client_id: created.clientId,
-    client_secret: created.clientSecret,
-    mode: created.record.mode,
-    scopes: created.record.scopes,
-    tier: created.record.tier,
-    limits: apiKeyLimits(),
-    created_at: created.record.created_at,
-  };
-}
 
 /** JSON only when it is preferred to HTML: a browser's Accept, `*\/*` or none gets the page. */
 const prefersJson = (req: Request) => req.accepts(['text/html', 'application/json']) === 'application/json';
