@@ -155,8 +155,6 @@ async function main() {
   const redisUrl = await ensureRedis();
   const base = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
   const env = {
-    // The images' V8 flags and MALLOC_ARENA_MAX (infra/Dockerfile); the caller's own win.
-    ...serviceMemoryEnv(root),
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
@@ -170,7 +168,9 @@ async function main() {
       log(`skipping ${app.name}: ${main} is missing (run pnpm build)`);
       return;
     }
-    run(app.name, process.execPath, [...(watch ? ['--watch'] : []), main], env, COLORS[i % COLORS.length]);
+    // The app image's V8 flags and MALLOC_ARENA_MAX (infra/Dockerfile); the caller's own win.
+    const appEnv = { ...serviceMemoryEnv(root, app.name), ...env };
+    run(app.name, process.execPath, [...(watch ? ['--watch'] : []), main], appEnv, COLORS[i % COLORS.length]);
   });
   // The compiler is no service: it keeps the caller's NODE_OPTIONS.
   if (watch) run('build', 'pnpm', ['exec', 'turbo', 'watch', 'build'], { ...env, NODE_OPTIONS: process.env.NODE_OPTIONS ?? '' }, 90);

@@ -69,12 +69,12 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
   if (settings.countModules) {
     for (const [name, app] of Object.entries(apps)) {
       log(`${name}: counting the modules it loads until ready`);
-      modules[name] = await countModules(root, { name, app: name, env: { ...common, ...app.env }, nodeOptions: settings.nodeOptions, readyUrl: app.ready });
+      modules[name] = await countModules(root, { name, app: name, env: { ...common, ...app.env }, nodeOptions: settings.nodeOptionsOf(name), readyUrl: app.ready });
     }
   }
 
   const start = (name) => {
-    const service = spawnService(root, { name, app: name, env: { ...common, ...apps[name].env }, nodeArgs: settings.nodeArgs, nodeOptions: settings.nodeOptions });
+    const service = spawnService(root, { name, app: name, env: { ...common, ...apps[name].env }, nodeArgs: settings.nodeArgs, nodeOptions: settings.nodeOptionsOf(name) });
     services.push(service);
     sampler.watch(name, service.pid);
     return service;

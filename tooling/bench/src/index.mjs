@@ -222,7 +222,7 @@ export async function runBenchmarks() {
   const header = [
     `Merch-Shop Agent API benchmarks, ${startedAt.toISOString()}`,
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), CPU idle ${idle} % in the second before start, load average ${os.loadavg()[0].toFixed(2)}`,
-    `services run with NODE_OPTIONS=${JSON.stringify(settings.nodeOptions)}${process.env.BENCH_NODE_OPTIONS === undefined ? ' (infra/Dockerfile)' : ' (BENCH_NODE_OPTIONS)'}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '(glibc default)'}`,
+    `services run with NODE_OPTIONS=${JSON.stringify(settings.nodeOptions)}, the intake worker with ${JSON.stringify(settings.intake.nodeOptions)}${process.env.BENCH_NODE_OPTIONS === undefined ? ' (infra/Dockerfile)' : ' (BENCH_NODE_OPTIONS)'}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '(glibc default)'}`,
   ];
   if (idle < 80) header.push(`note: the machine was busy at start; trust numbers from a quiet machine (see "other" in the CPU lines)`);
   if (settings.redisTopology === 'cluster') header.push('Redis: a 3-master + 3-replica Cluster started for this run on loopback (BENCH_REDIS=cluster)');

@@ -39,6 +39,7 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
       load_average_at_start: round(os.loadavg()[0], 2),
       redis: settings.redisTopology,
       node_options: settings.nodeOptions,
+      node_options_intake_worker: settings.intake.nodeOptions,
       parts: settings.parts,
       error: failure ? String(failure.message ?? failure) : null,
     },

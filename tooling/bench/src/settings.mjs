@@ -28,6 +28,7 @@ export function loadSettings() {
   if (!['private', 'single', 'cluster'].includes(redisTopology)) throw new Error(`BENCH_REDIS is private, single or cluster; got '${redisTopology}'`);
   // The services' V8 flags as deployed (infra/Dockerfile); BENCH_NODE_OPTIONS replaces them to measure others ('' = none).
   const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? serviceNodeOptions(root);
+  const nodeOptionsOf = (app) => process.env.BENCH_NODE_OPTIONS ?? serviceNodeOptions(root, app);
   // The images' MALLOC_ARENA_MAX unless the caller sets one ('' = glibc's default);
   // every process the bench starts, references included, inherits it.
   const arenas = process.env.MALLOC_ARENA_MAX ?? serviceMemoryEnv(root).MALLOC_ARENA_MAX;
@@ -60,7 +61,9 @@ export function loadSettings() {
       warmupSeconds: int('BENCH_WARMUP_SECONDS', 2),
       durationSeconds: int('BENCH_DURATION_SECONDS', 10),
       nodeArgs,
+      /** The references' flags: the services' default. */
       nodeOptions,
+      nodeOptionsOf,
       countModules: int('BENCH_MODULE_COUNT', 1) > 0,
       idleSeconds: int('BENCH_IDLE_SECONDS', 40),
     },
@@ -70,7 +73,7 @@ export function loadSettings() {
       concurrency: int('BENCH_INTAKE_CONCURRENCY', 50),
       maxSeconds: 45,
       nodeArgs,
-      nodeOptions,
+      nodeOptions: nodeOptionsOf('intake-worker'),
       countModules: int('BENCH_MODULE_COUNT', 1) > 0,
       idleSeconds: int('BENCH_IDLE_SECONDS', 40),
     },

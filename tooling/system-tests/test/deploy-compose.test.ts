@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   APPS,
   PORT_VAR,
+  SERVICE_BUILD_ARGS,
   appsReading,
   composeEnv,
   composeEnvNames,
@@ -44,14 +45,14 @@ async function listeningPort(host: string): Promise<number> {
 
 describe('docker-compose.yml', () => {
   describe.each(APPS)('service %s', (app) => {
-    it('is built from infra/Dockerfile with its APP and PORT build args', async () => {
+    it('is built from infra/Dockerfile with its APP and PORT build args and the app\'s own (scripts/node-options.mjs)', async () => {
       const schema = await envSchemaOf(app);
 
       const { build } = serviceOf(app);
 
       expect(build?.context).toBe('.');
       expect(build?.dockerfile).toBe('infra/Dockerfile');
-      expect(build?.args).toEqual({ APP: app, PORT: String(defaultOf(schema, PORT_VAR[app])) });
+      expect(build?.args).toEqual({ APP: app, PORT: String(defaultOf(schema, PORT_VAR[app])), ...SERVICE_BUILD_ARGS[app] });
     });
 
     it('passes every variable the env schema requires', async () => {

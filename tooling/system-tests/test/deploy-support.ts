@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SERVICE_NAMES, type ServiceName } from '@msa/contracts';
 import { loadConfig } from '@msa/service-kit';
 import { parse, parseAllDocuments } from 'yaml';
@@ -354,3 +354,8 @@ export function containerEnvNames(container: Container, configMaps: Record<strin
   for (const v of container.env ?? []) names.add(v.name);
   return [...names];
 }
+
+/** scripts/node-options.mjs: the Dockerfile build arguments that differ by app (beside APP and PORT). */
+export const SERVICE_BUILD_ARGS: Record<string, Record<string, string>> = (
+  (await import(pathToFileURL(join(ROOT, 'scripts', 'node-options.mjs')).href)) as { SERVICE_BUILD_ARGS: Record<string, Record<string, string>> }
+).SERVICE_BUILD_ARGS;
