@@ -20,6 +20,17 @@ export const CommonEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional().describe('OTLP/HTTP collector base URL; when set, traces are exported (startTelemetry)'),
 });
 
+/** Variables of the services that count limits per client address. */
+export const AddressLimitEnv = z.object({
+  IPV6_LIMIT_PREFIX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(128)
+    .default(64)
+    .describe('Per-address limits count an IPv6 client by this prefix length (one subscriber usually holds a /64); IPv4 counts by the address'),
+});
+
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9._-]+):\d{1,5}$/;
 const hostPortList = (what: string) =>
   z

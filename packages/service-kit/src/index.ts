@@ -1,5 +1,6 @@
 import './types.js';
 
+export * from './address-key.js';
 export * from './admin-app.js';
 export * from './answer-within.js';
 export * from './app.js';
