@@ -1,14 +1,12 @@
 import type { CallContext } from '@msa/contracts';
+import { MCP_SERVER_INFO } from '@msa/docs';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { McpDeps } from './deps.js';
 import { registerResources } from './resources.js';
 import { registerTools } from './tools.js';
 
-export const SERVER_INFO = {
-  name: 'merch-shop-agent-api',
-  title: 'Merch-Shop Agent API',
-  version: '1.0.0',
-} as const;
+/** Who the endpoint says it is: the same facts its server card and registry entry give. */
+export const SERVER_INFO = MCP_SERVER_INFO;
 
 /** What create_shop_request does on this connection, in one sentence. */
 function shopRequestNote(root: string, ctx: CallContext): string {
