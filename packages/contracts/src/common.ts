@@ -42,6 +42,8 @@ export const LIMITS = {
   keyNameMin: 2,
   keyNameMax: 80,
   logoMaxBytes: 4 * 1024 * 1024,
+  /** Distinct logo URLs in one shop request: each is downloaded and attached to one e-mail. */
+  logoUrlsPerShopRequest: 20,
   designWidthMinCm: 1,
   designWidthMaxCm: 40,
   accessTokenLifetimeSeconds: 3600,

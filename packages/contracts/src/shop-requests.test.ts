@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from './common.js';
 import {
   Design,
   ORGANIZATION_TYPES,
@@ -251,6 +252,29 @@ describe('ShopRequestBody', () => {
         expect(issuePaths(body)).toEqual(['products.0.designs.0.logo_url']);
       },
     );
+  });
+
+  describe('distinct logo URLs', () => {
+    const withLogos = (count: number, distinct = count) =>
+      buildShopRequest({
+        products: Array.from({ length: Math.ceil(count / 10) }, (_, p) =>
+          buildProduct({
+            designs: Array.from({ length: Math.min(10, count - p * 10) }, (_, d) => buildDesign({ logo_url: `https://example.de/logo-${(p * 10 + d) % distinct}.png` })),
+          }),
+        ),
+      });
+
+    it(`accepts ${LIMITS.logoUrlsPerShopRequest} distinct logo URLs`, () => {
+      expect(ShopRequestBody.safeParse(withLogos(LIMITS.logoUrlsPerShopRequest)).success).toBe(true);
+    });
+
+    it('refuses a request naming more distinct logo URLs than one e-mail may carry', () => {
+      expect(issuePaths(withLogos(LIMITS.logoUrlsPerShopRequest + 1))).toEqual(['products']);
+    });
+
+    it('counts a logo URL repeated in several designs once', () => {
+      expect(ShopRequestBody.safeParse(withLogos(LIMITS.logoUrlsPerShopRequest + 5, 3)).success).toBe(true);
+    });
   });
 
   describe('unknown fields', () => {

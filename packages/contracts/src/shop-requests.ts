@@ -39,7 +39,11 @@ export const Design = z
       .optional()
       .openapi({ description: `Placement label; default "${DEFAULT_DESIGN_POSITION}" (front center). Others: "Brust links", "Rücken".` }),
     width_cm: z.number().min(LIMITS.designWidthMinCm).max(LIMITS.designWidthMaxCm).optional(),
-    logo_url: HttpUrl.max(2000).optional(),
+    logo_url: HttpUrl.max(2000)
+      .optional()
+      .openapi({
+        description: `Public http(s) URL of the logo (PNG, SVG or JPG, at most ${LIMITS.logoMaxBytes / (1024 * 1024)} MB); downloaded and attached to the request. All designs of a request name at most ${LIMITS.logoUrlsPerShopRequest} distinct URLs (422 validation_failed on products past that).`,
+      }),
     comment: z.string().max(LIMITS.commentMax).optional(),
   })
   .openapi('Design');
@@ -80,6 +84,15 @@ export const ShopRequestBody = z
         code: 'custom',
         path: ['products'],
         message: 'at least one product is required unless design_service is true',
+      });
+    }
+    // Each distinct logo is downloaded and attached to the operator e-mail: bounded per request.
+    const logoUrls = new Set(body.products?.flatMap((p) => p.designs?.flatMap((d) => (d.logo_url ? [d.logo_url] : [])) ?? []));
+    if (logoUrls.size > LIMITS.logoUrlsPerShopRequest) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['products'],
+        message: `at most ${LIMITS.logoUrlsPerShopRequest} distinct logo_url values per request (got ${logoUrls.size})`,
       });
     }
   })
