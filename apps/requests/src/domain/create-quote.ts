@@ -18,7 +18,7 @@ import type { ProductCatalog } from '../catalog/product-catalog.js';
 import type { QuoteStore } from '../store/quote-store.js';
 import type { ProductIndex } from './product-index.js';
 import { priceLines, toEuros, unitPriceOf, type UnitPrice } from './quote-pricing.js';
-import { checkRequestedLine, unknownProduct, unknownProductsInRawBody } from './requested-line.js';
+import { checkRequestedLine, unknownProduct, unknownProductsInRawBody, type ListedColorsGiven } from './requested-line.js';
 
 type Counter = ReturnType<Metrics['counter']>;
 
@@ -52,6 +52,7 @@ export function buildQuote(body: QuoteBody, products: ProductIndex, meta: { id: 
   const shopType = shopTypeOf(body.organization_type);
   const problems: FieldProblem[] = [];
   const warnings: string[] = [];
+  const listsGiven: ListedColorsGiven = new Map();
   const resolved: { product: { title: string; handle: string }; unit: UnitPrice; quantity: number; decoration: 'dtf' | 'stick' }[] = [];
 
   body.lines.forEach((line, i) => {
@@ -66,7 +67,7 @@ export function buildQuote(body: QuoteBody, products: ProductIndex, meta: { id: 
       problems.push({ field: `${field}.product`, message: `'${product.title}' has no price in the catalog; the operator prices it on request` });
       return;
     }
-    warnings.push(...checkRequestedLine(field, product, line).warnings);
+    warnings.push(...checkRequestedLine(field, product, line, listsGiven).warnings);
     if (unit.note === 'below_first_tier') {
       warnings.push(`${field}.quantity: ${line.quantity} is below the first volume tier of '${product.title}' (from ${unit.tierFrom} pieces); priced at that tier.`);
     } else if (unit.note === 'no_tiers') {

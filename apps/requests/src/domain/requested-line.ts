@@ -44,28 +44,47 @@ function sameText(a: string, b: string): boolean {
   return a.normalize('NFC').trim().toLowerCase() === b.normalize('NFC').trim().toLowerCase();
 }
 
-/** Checks one requested line (`field` is its dotted path) against the product it resolved to. */
-export function checkRequestedLine(field: string, product: Product, line: RequestedLine): CheckedLine {
+/**
+ * Where each product's listed colors were already given in a warning of this
+ * request or quote (product handle → field), so a later line names that
+ * field instead of repeating the list. One per request or quote.
+ */
+export type ListedColorsGiven = Map<string, string>;
+
+/**
+ * Checks one requested line (`field` is its dotted path) against the product
+ * it resolved to. The unlisted colors of a line are one warning that names
+ * each of them once and the product's list once per request (`given`), so
+ * what is stored grows with what the caller sent, never with the catalog.
+ */
+export function checkRequestedLine(field: string, product: Product, line: RequestedLine, given: ListedColorsGiven = new Map()): CheckedLine {
   const warnings: string[] = [];
   if (product.available === false) {
     warnings.push(`${field}.product: '${product.title}' is currently not available; the operator will suggest an alternative.`);
   }
 
   const listed = product.colors ?? [];
+  const unlisted: string[] = [];
   const colors = (line.colors ?? []).map((color) => {
     const match = listed.find((c) => sameText(c, color));
     if (match) return match;
-    if (listed.length > 0) {
-      warnings.push(
-        `${field}.colors: '${color}' is not listed for '${product.title}' (listed: ${listed.join(', ')}); ` +
-          'the operator will suggest the closest listed color.',
-      );
-    }
+    if (!unlisted.some((u) => sameText(u, color))) unlisted.push(color);
     return color;
   });
+  if (listed.length > 0 && unlisted.length > 0) warnings.push(unlistedColorsWarning(field, product, listed, unlisted, given));
 
   if (line.decoration === 'stick') {
     warnings.push(`${field}.decoration: embroidery (stick) is paused; the operator will suggest print (dtf) instead.`);
   }
   return { colors, warnings };
+}
+
+function unlistedColorsWarning(field: string, product: Product, listed: string[], unlisted: string[], given: ListedColorsGiven): string {
+  const names = unlisted.map((c) => `'${c}'`).join(', ');
+  const verb = unlisted.length === 1 ? 'is' : 'are';
+  const earlier = given.get(product.handle);
+  if (earlier === undefined) given.set(product.handle, `${field}.colors`);
+  const list = earlier === undefined ? `listed: ${listed.join(', ')}` : `listed: as in ${earlier}`;
+  const suggestion = unlisted.length === 1 ? 'the closest listed color' : 'the closest listed colors';
+  return `${field}.colors: ${names} ${verb} not listed for '${product.title}' (${list}); the operator will suggest ${suggestion}.`;
 }

@@ -13,7 +13,7 @@ import {
 } from '@msa/contracts';
 import { isNonPublicUrl } from '@msa/service-kit/address-policy';
 import type { ProductIndex } from './product-index.js';
-import { checkRequestedLine, unknownProduct } from './requested-line.js';
+import { checkRequestedLine, unknownProduct, type ListedColorsGiven } from './requested-line.js';
 import { volumeTierFor } from './volume-tiers.js';
 
 export interface ResultContext {
@@ -76,6 +76,7 @@ export function buildShopRequestResult(body: ShopRequestBody, products: ProductI
   const problems: FieldProblem[] = [];
   const warnings: string[] = [];
   const resultProducts: ShopRequestResult['products'] = [];
+  const listsGiven: ListedColorsGiven = new Map();
 
   (body.products ?? []).forEach((requested, i) => {
     const field = `products.${i}`;
@@ -84,7 +85,7 @@ export function buildShopRequestResult(body: ShopRequestBody, products: ProductI
       problems.push(unknownProduct(field, requested.product));
       return;
     }
-    const checked = checkRequestedLine(field, product, requested);
+    const checked = checkRequestedLine(field, product, requested, listsGiven);
     warnings.push(...checked.warnings);
 
     (requested.designs ?? []).forEach((design, j) => {
