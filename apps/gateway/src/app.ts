@@ -35,6 +35,8 @@ export interface GatewayDeps {
   metrics: Metrics;
   publicBaseUrl: string;
   trustProxy: string;
+  /** The IPv6 prefix length per-address limits count as one client (default 64). */
+  ipv6LimitPrefix?: number;
   upstreams: Record<UpstreamName, string>;
   upstreamTimeoutMs: number;
   /** A client pausing this long while sending a body gets 408 (default 10 s). */
@@ -92,7 +94,7 @@ export function createApp(deps: GatewayDeps): Express {
   const handle = pipeline(createStages(deps));
   // Until resolve names the resource addressed, the REST API's.
   const api = protectedResourceFor(publicBaseUrl, false, false);
-  const gateway: RequestHandler = (req, res, next) => void handle(createExchange(req, res, next, api)).catch(next);
+  const gateway: RequestHandler = (req, res, next) => void handle(createExchange(req, res, next, api, deps.ipv6LimitPrefix)).catch(next);
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,11 +1,11 @@
 import { LIMITS } from '@msa/contracts';
 import { DEFAULT_CONTENT_SIGNAL, formatContentSignal, parseContentSignal } from '@msa/docs';
-import { CommonEnv, RedisEnv } from '@msa/service-kit';
+import { AddressLimitEnv, CommonEnv, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
 
 const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`);
 
-export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend({
+export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEnv.shape).extend({
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Public HTTP port (0 = any free port)'),
   GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Admin port: /metrics and /healthz; never publish it (0 = any free port)'),
   CATALOG_URL: serviceUrl(8081).describe('catalog service'),

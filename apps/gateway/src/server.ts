@@ -64,6 +64,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     metrics,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     trustProxy: config.TRUST_PROXY,
+    ipv6LimitPrefix: config.IPV6_LIMIT_PREFIX,
     upstreams,
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
     clientBodyTimeoutMs: config.CLIENT_BODY_TIMEOUT_MS,

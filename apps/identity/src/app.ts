@@ -1,5 +1,5 @@
 import { LIMITS } from '@msa/contracts';
-import { createServiceApp, finishServiceApp, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
+import { createServiceApp, finishServiceApp, limitKeyOfAddress, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
 import { createBackoffLimiter, createWindowLimiter } from '@msa/service-kit/limits';
 import { createAddressPolicy } from '@msa/service-kit/public-fetch';
 import type { Express } from 'express';
@@ -39,6 +39,8 @@ export interface AppDeps {
   clientMetadataAllowPrivate?: boolean;
   /** How long a Client ID Metadata Document fetch may take. */
   clientMetadataTimeoutMs?: number;
+  /** IPV6_LIMIT_PREFIX: per-address limits count an IPv6 client by this prefix length (default 64). */
+  ipv6LimitPrefix?: number;
 }
 
 export function createApp(appDeps: AppDeps): Express {
@@ -57,6 +59,8 @@ export function createApp(appDeps: AppDeps): Express {
     }),
     allowPrivate,
   );
+  const ipv6 = appDeps.ipv6LimitPrefix === undefined ? {} : { ipv6Prefix: appDeps.ipv6LimitPrefix };
+  const addressKey = (ip: string) => limitKeyOfAddress(ip, ipv6);
   const hourly = (name: string, points: number) =>
     createWindowLimiter({ redis, keyPrefix: `${keyPrefix}${name}`, policy: name, points, windowSeconds: 3600 });
   const deps: RouteDeps = {
@@ -69,8 +73,9 @@ export function createApp(appDeps: AppDeps): Express {
       points: LIMITS.publicClientRegistrationsPerIpPerDay,
       windowSeconds: 86_400,
     }),
+    addressKey,
     store,
-    quota: createCredentialQuota(redis, keyPrefix),
+    quota: createCredentialQuota(redis, keyPrefix, ipv6),
     tokenFailures: createBackoffLimiter({
       redis,
       keyPrefix: `${keyPrefix}oauth-client-fail`,
@@ -112,6 +117,7 @@ export function createApp(appDeps: AppDeps): Express {
       mailer: appDeps.consentMailer,
       mailsPerAddress: hourly('consent-mail-address', LIMITS.consentMailsPerAddressPerHour),
       mailsPerIp: hourly('consent-mail-ip', LIMITS.consentMailsPerIpPerHour),
+      addressKey,
       publicBaseUrl,
       logger,
     }),

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
+import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
 
 /** .env files often hold a PEM on one line with literal `\n` sequences. */
@@ -45,7 +45,7 @@ const VerifyKeys = z
   })
   .pipe(z.array(VerifyKey));
 
-export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend({
+export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEnv.shape).extend({
   IDENTITY_PORT: z.coerce.number().int().min(0).max(65_535).default(8084).describe('HTTP port (0 = any free port)'),
   IDEMPOTENCY_LOCK_SECONDS: IdempotencyLockSeconds,
   IDENTITY_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9084).describe('Admin port: /metrics and /healthz, no internal auth; never routed by the gateway nor published (0 = any free port)'),

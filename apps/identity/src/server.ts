@@ -48,6 +48,7 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
     tokenKeys,
     metrics,
     idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
+    ipv6LimitPrefix: config.IPV6_LIMIT_PREFIX,
   });
   let ports;
   try {

@@ -44,7 +44,7 @@ export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOption
     const needsCredentials = route.auth === 'required' && !principal;
     if (principal) await count(x, x.bucket ?? perPrincipal, `p:${principal.id}`);
     // A request about to be refused counts as an anonymous one, whatever bucket it asked for.
-    else await count(x, x.refusal !== undefined || needsCredentials ? perAddress : (x.bucket ?? perAddress), `ip:${x.ip}`);
+    else await count(x, x.refusal !== undefined || needsCredentials ? perAddress : (x.bucket ?? perAddress), `ip:${x.addressKey}`);
     if (x.refusal !== undefined) throw x.refusal;
     if (needsCredentials) throw credentialsRequired(x.resource, 'This operation needs credentials. Create free ones with POST /v1/keys.');
     if (route.scope && principal && !principal.scopes.includes(route.scope)) throw insufficientScope(x.resource, route.scope, route.operation);

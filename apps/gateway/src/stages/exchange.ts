@@ -5,6 +5,7 @@
 // went (the failed-auth budget) awaits `next(x)` inside a try.
 import { isIP } from 'node:net';
 import type { Principal } from '@msa/contracts';
+import { limitKeyOfAddress } from '@msa/service-kit';
 import type { WindowLimiter } from '@msa/service-kit/limits';
 import type { NextFunction, Request, Response } from 'express';
 import type { ProtectedResource } from '../domain/protected-resource.js';
@@ -21,8 +22,10 @@ export interface Exchange {
   readonly res: Response;
   /** Hands the request to the next express handler (the documents router, or the error handler with an error). */
   readonly next: NextFunction;
-  /** The client's address as the per-address limits count it. */
+  /** The client's address, as services are told it. */
   readonly ip: string;
+  /** What the per-address limits count the client under: IPv4 by address, IPv6 by prefix (limitKeyOfAddress). */
+  readonly addressKey: string;
   /** The path without `/sandbox` (resolve). */
   path: string;
   /** The client addressed the sandbox: `/sandbox/…` or a path-insertion form (resolve). */
@@ -57,13 +60,18 @@ export function clientIp(req: Request): string {
   return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
 }
 
-/** A fresh exchange; `resource` stands until resolve names the one addressed. */
-export function createExchange(req: Request, res: Response, next: NextFunction, resource: ProtectedResource): Exchange {
+/**
+ * A fresh exchange; `resource` stands until resolve names the one addressed.
+ * `ipv6Prefix`: the IPv6 prefix length a per-address limit counts as one client.
+ */
+export function createExchange(req: Request, res: Response, next: NextFunction, resource: ProtectedResource, ipv6Prefix?: number): Exchange {
+  const ip = clientIp(req);
   return {
     req,
     res,
     next,
-    ip: clientIp(req),
+    ip,
+    addressKey: limitKeyOfAddress(ip, ipv6Prefix === undefined ? {} : { ipv6Prefix }),
     path: '',
     sandboxPath: false,
     route: UNROUTED,

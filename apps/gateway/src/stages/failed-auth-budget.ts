@@ -24,7 +24,7 @@ export interface FailedAuthBudgetOptions {
  */
 export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: FailedAuthBudgetOptions): Stage {
   async function guard(x: Exchange, next: Next): Promise<void> {
-    const address = `ip:${x.ip}`;
+    const address = `ip:${x.addressKey}`;
     let budget: Promise<ConsumeResult | undefined> | undefined;
     const readBudget = () => (budget ??= failOpen(x.req, () => limiter.check(address)));
     x.mayAskIdentity = async () => {

@@ -27,6 +27,8 @@ export interface AuthorizeDeps {
   mailer: ConsentMailer;
   mailsPerAddress: WindowLimiter;
   mailsPerIp: WindowLimiter;
+  /** The key mailsPerIp counts a client address under (IPv6 by prefix). */
+  addressKey: (ip: string) => string;
   publicBaseUrl: string;
   logger: Logger;
 }
@@ -251,7 +253,7 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
     if (!parsed.success) return show(res, 422, id, interaction, lang, { error: 'invalid_email', email });
     const address = parsed.data;
     // Both limits count every attempt; the page says the same whether or not the address is known anywhere.
-    const [byIp, byAddress] = await Promise.all([deps.mailsPerIp.consume(req.ctx.ip), deps.mailsPerAddress.consume(digest(address.toLowerCase()))]);
+    const [byIp, byAddress] = await Promise.all([deps.mailsPerIp.consume(deps.addressKey(req.ctx.ip)), deps.mailsPerAddress.consume(digest(address.toLowerCase()))]);
     const refused = [byIp, byAddress].find((r) => !r.allowed);
     if (refused) {
       const retryAfter = Math.max(1, Math.ceil(refused.state.resetSeconds));

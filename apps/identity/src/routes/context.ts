@@ -19,6 +19,8 @@ export interface RouteDeps {
   grants: TokenGrants;
   /** Public client registrations per client IP per day, counted apart from credentials. */
   publicClientQuota: WindowLimiter;
+  /** The key a per-address limit counts a client address under (IPv6 by prefix). */
+  addressKey: (ip: string) => string;
   publicBaseUrl: string;
   logger: Logger;
   counters: IdentityCounters;

@@ -227,7 +227,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
     if (fields.length) throw appError('invalid_client_metadata', 'The client metadata is invalid.', { fields });
     if (!scope.ok) return;
 
-    const reservation = await deps.publicClientQuota.consume(req.ctx.ip);
+    const reservation = await deps.publicClientQuota.consume(deps.addressKey(req.ctx.ip));
     setRateLimitHeaders(res, reservation.state);
     if (!reservation.allowed) {
       throw rateLimitedError(
