@@ -17,6 +17,8 @@ describe('RequestsEnv', () => {
       RECONCILE_INTERVAL_MS: 30_000,
       REDIS_URL: 'redis://127.0.0.1:6379',
       REDIS_KEY_PREFIX: 'msa:',
+      SHOP_REQUEST_MAX_STORED_BYTES: 131_072,
+      SHOP_REQUEST_LIVE_RETENTION_DAYS: 730,
     });
   });
 

@@ -1,6 +1,7 @@
 import { LIMITS } from '@msa/contracts';
 import { CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
+import { DEFAULT_MAX_STORED_BYTES } from './domain/stored-size.js';
 
 export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
   REQUESTS_PORT: z.coerce.number().int().min(0).max(65_535).default(8083).describe('HTTP port (0 = any free port)'),
@@ -42,5 +43,18 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
     .max(366 * 86_400)
     .default(LIMITS.quoteLifetimeDays * 86_400)
     .describe(`How long a quote is stored and can be named by a shop request; the documents state the ${LIMITS.quoteLifetimeDays} days of the default`),
+  SHOP_REQUEST_MAX_STORED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16 * 1024)
+    .default(DEFAULT_MAX_STORED_BYTES)
+    .describe('Most bytes a stored shop request may take (body, result with its warnings, quote); a request over it is answered 422 and nothing is stored'),
+  SHOP_REQUEST_LIVE_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3_650)
+    .default(730)
+    .describe('Days a live shop request is kept in Redis, then it expires (sandbox requests: 30 days)'),
 }).superRefine(queuePrefixRule);
 export type RequestsConfig = z.infer<typeof RequestsEnv>;

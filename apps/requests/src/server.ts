@@ -43,7 +43,10 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
 
   const metrics = createMetrics('requests');
   const counters = createShopRequestCounters(metrics);
-  const store = createShopRequestStore(redis, config.REDIS_KEY_PREFIX);
+  const store = createShopRequestStore(redis, config.REDIS_KEY_PREFIX, {
+    liveRetentionSeconds: config.SHOP_REQUEST_LIVE_RETENTION_DAYS * 86_400,
+    maxStoredBytes: config.SHOP_REQUEST_MAX_STORED_BYTES,
+  });
   const intake = createIntakeQueue({
     connection: queueRedis,
     prefix: config.QUEUE_PREFIX,

@@ -25,7 +25,7 @@ import type { ProductCatalog } from '../src/catalog/product-catalog.js';
 import { createIntakeQueue, type IntakeQueue } from '../src/intake/intake-queue.js';
 import { createQuoteStore, type QuoteStore } from '../src/store/quote-store.js';
 import { createShopRequestQuotas, type ShopRequestQuotas } from '../src/store/shop-request-quotas.js';
-import { createShopRequestStore, type ShopRequestStore } from '../src/store/shop-request-store.js';
+import { createShopRequestStore, type ShopRequestStore, type ShopRequestStoreOptions } from '../src/store/shop-request-store.js';
 
 export { TEST_BASE_URL, buildPrincipal };
 
@@ -86,6 +86,8 @@ export interface HarnessOptions {
   catalog?: ProductCatalog;
   /** QUOTE_LIFETIME_SECONDS; the default of the service's configuration otherwise. */
   quoteLifetimeSeconds?: number;
+  /** The store's size bound and live retention; the defaults otherwise. */
+  storeOptions?: ShopRequestStoreOptions;
 }
 
 function headers(opts: CallOptions): Record<string, string> {
@@ -123,7 +125,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     return q;
   };
   const intake = openQueue();
-  const store = createShopRequestStore(tr.redis, tr.prefix);
+  const store = createShopRequestStore(tr.redis, tr.prefix, opts.storeOptions);
   const quotas = createShopRequestQuotas(tr.redis, tr.prefix);
   const quotes = createQuoteStore(tr.redis, tr.prefix);
   const catalogClient = createCatalogClient({ baseUrl: catalogService.url, sign: createInternalSigner(TEST_INTERNAL_SECRET) });

@@ -48,6 +48,7 @@ import { ClaimAbandonedError, intakeWhenStored, type Mode } from './acceptance.j
 import { createProductIndex, type ProductIndex } from './product-index.js';
 import { unknownProductsInRawBody } from './requested-line.js';
 import { buildShopRequestResult, unknownQuote } from './shop-request-result.js';
+import { StoredRecordTooLarge, tooLargeProblem } from './stored-size.js';
 
 type Counter = ReturnType<Metrics['counter']>;
 
@@ -244,6 +245,11 @@ async function store(
   try {
     await deps.store.create(record);
   } catch (err) {
+    if (err instanceof StoredRecordTooLarge) {
+      // Refused before anything was written; the unit and the claim go back like any 422's.
+      count(deps, call.ctx, 'invalid');
+      throw invalid([tooLargeProblem(err)]);
+    }
     if (err instanceof ClaimAbandonedError) {
       // The reconciler took this request for dead and gave its unit back.
       call.log.warn({ shopRequestId: call.id }, 'shop request took too long and was given up; not stored');

@@ -16,6 +16,7 @@ import {
   type IntakeState,
   type Mode,
 } from '../domain/acceptance.js';
+import { DEFAULT_MAX_STORED_BYTES, StoredRecordTooLarge } from '../domain/stored-size.js';
 
 export interface StoredShopRequest {
   result: ShopRequestResult;
@@ -51,6 +52,8 @@ export interface ShopRequestStore {
    * The `store` step. A live request stays pending until queued; a sandbox
    * one is finished. Throws ClaimAbandonedError when the reconciler gave its
    * claim up meanwhile (and refunded its unit): the request was not stored.
+   * Throws StoredRecordTooLarge, before writing anything, when the record's
+   * fields and values would take more bytes than the store's bound.
    */
   create(record: StoredShopRequest): Promise<void>;
   get(id: string): Promise<StoredShopRequest | null>;
@@ -73,6 +76,16 @@ export interface ShopRequestStore {
 
 /** Sandbox requests are test data: kept long enough to read back, then they expire. */
 export const SANDBOX_TTL_SECONDS = 30 * 24 * 3600;
+
+/** Live requests are kept for two years unless the deployment says otherwise. */
+export const DEFAULT_LIVE_RETENTION_SECONDS = 730 * 24 * 3600;
+
+export interface ShopRequestStoreOptions {
+  /** How long a stored live request is kept (SHOP_REQUEST_LIVE_RETENTION_DAYS). */
+  liveRetentionSeconds?: number;
+  /** The most bytes a stored record's fields and values may take (SHOP_REQUEST_MAX_STORED_BYTES). */
+  maxStoredBytes?: number;
+}
 
 /** The acceptance state a record's hash shows, in Lua (an id without a hash shows `begun`). */
 const STATE_OF = `
@@ -113,12 +126,12 @@ redis.call('HDEL', KEYS[1], 'abandoned')
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 return {1}`,
   ),
-  // ARGV: ttl (0 = keep), then field/value pairs.
+  // ARGV: ttl, then field/value pairs.
   store: stepScript(
     'store',
     `
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-if ARGV[1] == '0' then redis.call('PERSIST', KEYS[1]) else redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
 return {1}`,
   ),
   // Marks the claim given up, once; answers owner, day, mode.
@@ -140,7 +153,16 @@ return {1}`,
 /** How long the claim of a request that was never stored is kept for the reconciler. */
 const CLAIM_TTL_SECONDS = 2 * 24 * 3600;
 
-export function createShopRequestStore(redis: RedisClient, prefix: string): ShopRequestStore {
+/** What a record costs as stored: the bytes of its hash fields' names and values. */
+function storedBytesOf(fields: Record<string, string>): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(fields)) bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+  return bytes;
+}
+
+export function createShopRequestStore(redis: RedisClient, prefix: string, options: ShopRequestStoreOptions = {}): ShopRequestStore {
+  const liveRetentionSeconds = options.liveRetentionSeconds ?? DEFAULT_LIVE_RETENTION_SECONDS;
+  const maxStoredBytes = options.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES;
   const recordKey = (id: string) => `${prefix}shop-request:${id}`;
   const pendingKey = `${prefix}shop-requests:pending`;
 
@@ -169,12 +191,14 @@ export function createShopRequestStore(redis: RedisClient, prefix: string): Shop
         ...(submitter ? { submitter: JSON.stringify(submitter) } : {}),
         ...(quote ? { quote: JSON.stringify(quote) } : {}),
       };
+      const bytes = storedBytesOf(fields);
+      if (bytes > maxStoredBytes) throw new StoredRecordTooLarge(result.id, bytes, maxStoredBytes);
       const sandbox = intake === Intake.none;
       // A live request is pending again (a no-op unless a reconciler dropped
       // it) before its record exists: a stored live request is always in the
       // pending set until queued.
       if (!sandbox) await redis.zadd(pendingKey, Date.parse(result.created_at), result.id);
-      const ttl = sandbox ? SANDBOX_TTL_SECONDS : 0;
+      const ttl = sandbox ? SANDBOX_TTL_SECONDS : liveRetentionSeconds;
       const [taken, state] = await step('store', result.id, [String(ttl), ...Object.entries(fields).flat()]);
       if (taken === 0) throw state === Acceptance.abandoned ? new ClaimAbandonedError(result.id) : new AcceptanceStepRefused(result.id, 'store', state);
       if (sandbox) await redis.zrem(pendingKey, result.id);
