@@ -1,11 +1,17 @@
 import { Router } from 'express';
 
 export interface HealthOptions {
-  /** Resolves when the service can do its work (Redis answers, upstreams ready); throws otherwise. */
+  /**
+   * Resolves when this process can do its work; throws otherwise. Only what
+   * every route needs belongs here (a service that cannot answer anything
+   * without Redis may check Redis): a neighbour that is down for some routes
+   * is dependency health (dependency-health.ts), not readiness, or an outage
+   * there takes every replica out of rotation at once.
+   */
   ready?: () => Promise<unknown>;
 }
 
-/** `/healthz`: the process is up (no I/O). `/readyz`: its dependencies answer. */
+/** `/healthz`: the process is up (no I/O). `/readyz`: it can serve (see `ready`). */
 export function healthRoutes({ ready }: HealthOptions = {}): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {

@@ -10,6 +10,7 @@ export { getOrBuild } from './bounded-map.js';
 export * from './client-error.js';
 export * from './config.js';
 export * from './data-source.js';
+export * from './dependency-health.js';
 export * from './error-handler.js';
 export * from './errors.js';
 export * from './health.js';

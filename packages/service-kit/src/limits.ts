@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import type { RedisClient } from './redis.js';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { appError, type AppError } from './errors.js';
 
 /** One policy's state after a request, for the IETF RateLimit headers and Retry-After. */
@@ -53,6 +53,27 @@ export interface WindowLimiterOptions {
   policy: string;
   points: number;
   windowSeconds: number;
+  /**
+   * While Redis cannot answer (not connected, or a command fails), count in
+   * this process's memory instead: the answer comes at once and the limit
+   * still holds, per replica rather than in total. Give such a limiter a
+   * client that fails fast (`enableOfflineQueue: false`, a short
+   * `commandTimeout`) so a command never waits for an outage to end.
+   */
+  insurance?: boolean;
+}
+
+/** rate-limiter-flexible's options for a Redis limiter, with the in-memory insurance when asked for. */
+function redisLimiterOptions({ redis, keyPrefix, points, windowSeconds, insurance }: WindowLimiterOptions) {
+  return {
+    storeClient: redis,
+    keyPrefix,
+    points,
+    duration: windowSeconds,
+    ...(insurance
+      ? { rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }) }
+      : {}),
+  };
 }
 
 export interface ConsumeResult {
@@ -61,8 +82,9 @@ export interface ConsumeResult {
 }
 
 /** A fixed-window request limiter (per minute in the gateway). */
-export function createWindowLimiter({ redis, keyPrefix, policy, points, windowSeconds }: WindowLimiterOptions) {
-  const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: windowSeconds });
+export function createWindowLimiter(options: WindowLimiterOptions) {
+  const { policy, points, windowSeconds } = options;
+  const limiter = new RateLimiterRedis(redisLimiterOptions(options));
   const state = (r: RateLimiterRes): LimitState => ({
     policy,
     limit: points,
@@ -113,7 +135,7 @@ return {1, n + 1}`;
  * work is not accepted. Units are named, so a crashed request's unit can be
  * refunded later by whoever finds the work was never stored.
  */
-export function createDailyQuota({ redis, keyPrefix, policy, points }: Omit<WindowLimiterOptions, 'windowSeconds'>) {
+export function createDailyQuota({ redis, keyPrefix, policy, points }: Omit<WindowLimiterOptions, 'windowSeconds' | 'insurance'>) {
   const keyOf = (key: string, day: string) => `${keyPrefix}:${key}:${day}`;
   const refund = async (key: string, day: string, unit: string) => {
     await redis.hdel(keyOf(key, day), unit);
@@ -170,8 +192,9 @@ export type FailureLimiterOptions = WindowLimiterOptions;
  * reads the count without adding to it, so a caller past the budget is
  * refused before the expensive check, and only failures are counted.
  */
-export function createFailureLimiter({ redis, keyPrefix, policy, points, windowSeconds }: FailureLimiterOptions) {
-  const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: windowSeconds });
+export function createFailureLimiter(options: FailureLimiterOptions) {
+  const { policy, points, windowSeconds } = options;
+  const limiter = new RateLimiterRedis(redisLimiterOptions(options));
   const state = (consumed: number, msBeforeNext: number): LimitState => ({
     policy,
     limit: points,

@@ -89,6 +89,18 @@ describe('createWindowLimiter', () => {
     broken.disconnect();
   });
 
+  it('counts in memory with the insurance while its Redis is unreachable, refusing past the budget', async () => {
+    const broken = createRedis('redis://127.0.0.1:1', 'api', { lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    broken.on('error', () => undefined);
+    const limiter = createWindowLimiter({ redis: broken, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 2, windowSeconds: 60, insurance: true });
+
+    const results = await Promise.all(['x', 'x', 'x', 'y'].map((k) => limiter.consume(k)));
+
+    expect(results.map((r) => r.allowed)).toEqual([true, true, false, true]);
+    expect(results[2]?.state.resetSeconds).toBeGreaterThan(0);
+    broken.disconnect();
+  });
+
   it('keeps its counters under the given prefix', async () => {
     const limiter = createWindowLimiter({ redis: t.redis, keyPrefix: `${t.prefix}minute`, policy: 'default', points: 5, windowSeconds: 60 });
     const k = key('where');
@@ -96,6 +108,23 @@ describe('createWindowLimiter', () => {
     await limiter.consume(k);
 
     expect(await t.redis.keys(`${t.prefix}minute*${k}`)).toHaveLength(1);
+  });
+});
+
+describe('createFailureLimiter with insurance', () => {
+  it('counts failures in memory while its Redis is unreachable, and refuses past the budget', async () => {
+    const broken = createRedis('redis://127.0.0.1:1', 'api', { lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    broken.on('error', () => undefined);
+    const limiter = createFailureLimiter({ redis: broken, keyPrefix: `${t.prefix}fail`, policy: 'failed-auth', points: 2, windowSeconds: 60, insurance: true });
+
+    const before = await limiter.check('ip');
+    const fails = [await limiter.fail('ip'), await limiter.fail('ip')];
+    const after = await limiter.check('ip');
+
+    expect(before.allowed).toBe(true);
+    expect(fails.map((r) => r.allowed)).toEqual([true, true]);
+    expect(after.allowed).toBe(false);
+    broken.disconnect();
   });
 });
 
