@@ -53,7 +53,8 @@ export interface GatewayDeps {
   limiters: { principal: WindowLimiter; anonymous: WindowLimiter; failedAuth: FailureLimiter; mcpHandshake?: WindowLimiter };
   /** Serves the documents (service document, OpenAPI, llms.txt, portal…). */
   docs: RequestHandler;
-  ready: () => Promise<unknown>;
+  /** For /readyz; without it the gateway is ready while it runs (neighbours are dependency health, not readiness). */
+  ready?: () => Promise<unknown>;
   deprecations?: readonly Deprecation[];
   routes?: readonly RouteDef[];
 }

@@ -45,6 +45,18 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .superRefine((value, ctx) => {
       try {
         parseContentSignal(value);
+  KEY_CACHE_STALE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(600_000)
+    .describe('How long past KEY_CACHE_TTL_MS a key resolved before still passes while identity cannot answer (5xx, unreachable) or past the failed-auth budget; never after identity called it unknown'),
+  RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(500)
+    .describe("Longest a rate-limit command waits for Redis before that request is counted in this replica's memory instead; while Redis is disconnected no command waits at all"),
       } catch (err) {
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
       }

@@ -4,6 +4,7 @@ import {
   closeServer,
   createInternalSigner,
   createLogger,
+  createDependencyHealth,
   createMetrics,
   redisTopologyOf,
   listen,
@@ -36,8 +37,16 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
   const metrics = createMetrics('gateway');
   // Every request runs one limiter script: commands issued in the same tick
   // share one write and one read instead of a syscall pair each. Redis still
-  // runs each script alone, so the counts stay exact across replicas.
-  const redis = createRedis(redisTopologyOf(config), 'api', { logger, label: 'rate-limits', enableAutoPipelining: true });
+  // runs each script alone, so the counts stay exact across replicas. While
+  // Redis is away no command waits (no offline queue, a short timeout): the
+  // limiters count in this replica's memory until it is back.
+  const redis = createRedis(redisTopologyOf(config), 'api', {
+    logger,
+    label: 'rate-limits',
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    commandTimeout: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
+  });
   const sign = createInternalSigner(config.INTERNAL_AUTH_SECRET);
   const identity = createIdentityClient({ baseUrl: config.IDENTITY_URL, sign, timeoutMs: 5_000 });
   const upstreams: Record<UpstreamName, string> = {
@@ -59,6 +68,8 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     grantActive: createGrantStatus({ identity, systemCtx, ttlMs: Math.min(config.KEY_CACHE_TTL_MS, 5_000) }),
   });
   const keyPrefix = `${config.REDIS_KEY_PREFIX}rl`;
+  // Per minute, in Redis across replicas; in memory per replica while Redis is away.
+  const limited = { redis, windowSeconds: 60, insurance: true };
   const app = createApp({
     logger,
     metrics,
@@ -69,23 +80,26 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
     clientBodyTimeoutMs: config.CLIENT_BODY_TIMEOUT_MS,
     sign,
-    resolveKey: createKeyResolver({ identity, ttlMs: config.KEY_CACHE_TTL_MS }),
+    resolveKey: createKeyResolver({ identity, ttlMs: config.KEY_CACHE_TTL_MS, staleMs: config.KEY_CACHE_STALE_MS }),
     verifyToken,
     limiters: {
-      principal: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }),
-      anonymous: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE, windowSeconds: 60 }),
-      mcpHandshake: createWindowLimiter({ redis, keyPrefix: `${keyPrefix}:mcp-hs`, policy: 'mcp-handshake', points: config.RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE, windowSeconds: 60 }),
-      failedAuth: createFailureLimiter({ redis, keyPrefix: `${keyPrefix}:auth-fail`, policy: 'failed-auth', points: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE, windowSeconds: 60 }),
+      principal: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE }),
+      anonymous: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE }),
+      mcpHandshake: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:mcp-hs`, policy: 'mcp-handshake', points: config.RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE }),
+      failedAuth: createFailureLimiter({ ...limited, keyPrefix: `${keyPrefix}:auth-fail`, policy: 'failed-auth', points: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE }),
     },
     docs: createDocsRouter({
       publicBaseUrl: config.PUBLIC_BASE_URL,
       contentSignal: config.CONTENT_SIGNAL,
       ...(config.MCP_REGISTRY_AUTH ? { mcpRegistryAuth: config.MCP_REGISTRY_AUTH } : {}),
     }),
-    ready: async () => {
-      await pingRedis(redis);
-      await Promise.all(Object.entries(upstreams).map(([name, url]) => upstreamReady(name, url)));
-    },
+  });
+  // Readiness is this process's alone (every route it serves can answer
+  // something without Redis or any one upstream); how they answer is
+  // dependency health: the admin port's /metrics and /dependencies.
+  createDependencyHealth(metrics, {
+    redis: () => pingRedis(redis),
+    ...Object.fromEntries(Object.entries(upstreams).map(([name, url]) => [name, () => upstreamReady(name, url)])),
   });
   const listenOptions = { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL };
   const main = await listen(app, config.GATEWAY_PORT, listenOptions);

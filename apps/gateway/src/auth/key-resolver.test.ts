@@ -1,4 +1,4 @@
-import type { CallContext, IdentityClient, IntrospectionResponse, Principal } from '@msa/contracts';
+import { ServiceCallError, type CallContext, type IdentityClient, type IntrospectionResponse, type Principal } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import { createKeyResolver } from './key-resolver.js';
 
@@ -69,13 +69,78 @@ describe('createKeyResolver', () => {
     expect(asked).toHaveLength(1);
   });
 
-  it('keeps the expired entry when identity fails to refresh it, for cached-only answers', async () => {
+  it('answers an expired key from the cache when identity is unreachable, and keeps it for cached-only answers', async () => {
     const { identity } = identityAnswering(active, new TypeError('fetch failed'));
     const resolve = createKeyResolver({ identity, ttlMs: 1 });
     await resolve(KEY, ctx);
     await pause(5);
 
-    await expect(resolve(KEY, ctx)).rejects.toThrow('fetch failed');
+    expect((await resolve(KEY, ctx))?.id).toBe(known.id);
     expect((await resolve(KEY, ctx, { cachedOnly: true }))?.id).toBe(known.id);
+  });
+
+  it('answers an expired key from the cache when identity answers 5xx, without asking again right after', async () => {
+    const { identity, asked } = identityAnswering(active, new ServiceCallError(503, null, 'identity answered 503'));
+    const resolve = createKeyResolver({ identity, ttlMs: 1 });
+    await resolve(KEY, ctx);
+    await pause(5);
+
+    expect((await resolve(KEY, ctx))?.id).toBe(known.id);
+    expect((await resolve(KEY, ctx))?.id).toBe(known.id);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('refuses an expired key once the stale bound passed while identity is unreachable', async () => {
+    const { identity } = identityAnswering(active, new TypeError('fetch failed'));
+    const resolve = createKeyResolver({ identity, ttlMs: 1, staleMs: 20 });
+    await resolve(KEY, ctx);
+    await pause(40);
+
+    await expect(resolve(KEY, ctx)).rejects.toThrow('fetch failed');
+    expect(await resolve(KEY, ctx, { cachedOnly: true })).toBeNull();
+  });
+
+  it('never answers a stale key after identity called it unknown', async () => {
+    const { identity } = identityAnswering(active, inactive, new TypeError('fetch failed'));
+    const resolve = createKeyResolver({ identity, ttlMs: 1, negativeTtlMs: 1 });
+    await resolve(KEY, ctx);
+    await pause(5);
+
+    expect(await resolve(KEY, ctx)).toBeNull();
+    await pause(5);
+    await expect(resolve(KEY, ctx)).rejects.toThrow('fetch failed');
+    expect(await resolve(KEY, ctx, { cachedOnly: true })).toBeNull();
+  });
+
+  it('passes on an answer of identity that is not an outage (4xx) instead of the stale key', async () => {
+    const { identity } = identityAnswering(active, new ServiceCallError(400, null, 'identity answered 400'));
+    const resolve = createKeyResolver({ identity, ttlMs: 1 });
+    await resolve(KEY, ctx);
+    await pause(5);
+
+    await expect(resolve(KEY, ctx)).rejects.toThrow('identity answered 400');
+  });
+
+  it('answers the stale key when identity is too slow, and takes its late answer for the next lookup', async () => {
+    const slowly = { ...inactive };
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const identity = {
+      introspect: async () => {
+        calls++;
+        if (calls === 1) return active;
+        await gate;
+        return slowly;
+      },
+    } as unknown as IdentityClient;
+    const resolve = createKeyResolver({ identity, ttlMs: 1, staleWaitMs: 20 });
+    await resolve(KEY, ctx);
+    await pause(5);
+
+    expect((await resolve(KEY, ctx))?.id).toBe(known.id);
+    release();
+    await pause(5);
+    expect(await resolve(KEY, ctx)).toBeNull();
   });
 });

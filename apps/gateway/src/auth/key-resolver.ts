@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, IdentityClient, Principal } from '@msa/contracts';
 import { LRUCache } from 'lru-cache';
+import { isIdentityUnavailable } from '../stages/authenticate.js';
 
 export interface KeyResolverOptions {
   identity: IdentityClient;
@@ -8,19 +10,28 @@ export interface KeyResolverOptions {
   /** Unknown keys are remembered for less time, so a key created a moment ago works soon. */
   negativeTtlMs?: number;
   maxEntries?: number;
+  /**
+   * How long past its TTL a resolved key still passes when identity cannot
+   * answer (5xx, unreachable, too slow) and for `cachedOnly` lookups. Keys
+   * cannot be revoked and their scopes are fixed at creation, so a key
+   * identity knew stays valid; an unknown-key answer is never overridden.
+   */
+  staleMs?: number;
+  /** A refresh of a stale key waits this long for identity before the stale principal answers (the refresh goes on). */
+  staleWaitMs?: number;
+  /** After identity failed, stale keys pass without asking it for this long. */
+  retryAfterFailureMs?: number;
 }
 
 export interface ResolveOptions {
   /**
    * Answer from the cache alone, never asking identity: for callers whose
    * address is past its failed-authentication budget. A key resolved up to
-   * `STALE_OK_MS` past its TTL still counts (keys cannot be revoked, and their
-   * scopes are fixed at creation), so a valid caller behind that address keeps working.
+   * `staleMs` past its TTL still counts, so a valid caller behind that
+   * address keeps working.
    */
   cachedOnly?: boolean;
 }
-
-const STALE_OK_MS = 10 * 60_000;
 
 export interface KeyResolver {
   (apiKey: string, ctx: CallContext, opts?: ResolveOptions): Promise<Principal | null>;
@@ -39,14 +50,26 @@ interface Lookup {
   ctx: CallContext;
 }
 
+const LATE: unique symbol = Symbol('late');
+const ignore = () => undefined;
+
 /**
  * Resolves API keys through identity's introspection, with a short
  * in-process cache keyed by the key's hash (the key itself is never kept).
- * Concurrent lookups of one key share one introspection; an expired entry
- * stays (until evicted by size) for the `cachedOnly` answer, and a failed
- * refresh leaves it there.
+ * Concurrent lookups of one key share one introspection. An expired entry
+ * stays (until evicted by size): a failed refresh leaves it there, and
+ * within `staleMs` it answers while identity is away (an outage of
+ * identity's Redis), so a caller seen recently keeps working.
  */
-export function createKeyResolver({ identity, ttlMs, negativeTtlMs = Math.min(ttlMs, 2_000), maxEntries = 10_000 }: KeyResolverOptions): KeyResolver {
+export function createKeyResolver({
+  identity,
+  ttlMs,
+  negativeTtlMs = Math.min(ttlMs, 2_000),
+  maxEntries = 10_000,
+  staleMs = 10 * 60_000,
+  staleWaitMs = 500,
+  retryAfterFailureMs = 1_000,
+}: KeyResolverOptions): KeyResolver {
   const cache = new LRUCache<string, Resolved, Lookup>({
     max: maxEntries,
     // lru-cache reads a TTL of 0 as "forever"; 1 ms is "ask every time", as KEY_CACHE_TTL_MS=0 means.
@@ -60,19 +83,53 @@ export function createKeyResolver({ identity, ttlMs, negativeTtlMs = Math.min(tt
     },
   });
   const hashOf = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
+  let identityFailedAt = -Infinity;
 
   function fresh(apiKey: string): Principal | null {
     return cache.get(hashOf(apiKey))?.principal ?? null;
   }
 
+  /** The principal of a valid key, fresh or expired less than `staleMs` ago; null otherwise. */
+  function kept(hash: string): Principal | null {
+    const entry = cache.get(hash, { allowStale: true });
+    return entry?.principal && cache.getRemainingTTL(hash) > -staleMs ? entry.principal : null;
+  }
+
+  function introspect(hash: string, lookup: Lookup): Promise<Principal | null> {
+    return cache.fetch(hash, { context: lookup }).then(
+      (resolved) => resolved?.principal ?? null,
+      (err: unknown) => {
+        if (isIdentityUnavailable(err)) identityFailedAt = Date.now();
+        throw err;
+      },
+    );
+  }
+
+  /** A refresh of a stale key: identity's answer if it comes in time, the stale principal if identity is away. */
+  async function refresh(hash: string, lookup: Lookup, stale: Principal): Promise<Principal | null> {
+    if (Date.now() - identityFailedAt < retryAfterFailureMs) return stale;
+    const answer = introspect(hash, lookup);
+    answer.catch(ignore);
+    const timer = new AbortController();
+    const late = delay(staleWaitMs, LATE, { signal: timer.signal, ref: false }).catch((): typeof LATE => LATE);
+    try {
+      const principal: Principal | null | typeof LATE = await Promise.race([answer, late]);
+      return principal === LATE ? stale : principal;
+    } catch (err) {
+      if (isIdentityUnavailable(err)) return stale;
+      throw err;
+    } finally {
+      timer.abort();
+    }
+  }
+
   async function resolve(apiKey: string, ctx: CallContext, opts: ResolveOptions = {}): Promise<Principal | null> {
     const hash = hashOf(apiKey);
-    if (opts.cachedOnly) {
-      const stale = cache.get(hash, { allowStale: true });
-      return stale?.principal && cache.getRemainingTTL(hash) > -STALE_OK_MS ? stale.principal : null;
-    }
-    const resolved = await cache.fetch(hash, { context: { apiKey, ctx } });
-    return resolved?.principal ?? null;
+    if (opts.cachedOnly) return kept(hash);
+    const current = cache.get(hash);
+    if (current) return current.principal;
+    const stale = kept(hash);
+    return stale ? refresh(hash, { apiKey, ctx }, stale) : introspect(hash, { apiKey, ctx });
   }
   return Object.assign(resolve, { fresh });
 }
