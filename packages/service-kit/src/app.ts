@@ -1,5 +1,6 @@
 import { BOUNDS, type ServiceName } from '@msa/contracts';
 import express, { type Express, type RequestHandler } from 'express';
+import { bodyDeadline } from './body-deadline.js';
 import { errorHandler, notFoundHandler, requireContentType } from './error-handler.js';
 import { healthRoutes } from './health.js';
 import { internalAuth } from './internal-auth.js';
@@ -21,12 +22,14 @@ export interface ServiceAppOptions {
   metrics?: Metrics;
   /** Also parse `application/x-www-form-urlencoded` bodies (the OAuth token endpoint). */
   formBodies?: boolean;
+  /** A body not received in full this long after the request began gets 408 (body-deadline.ts; 15 s by default). */
+  bodyDeadlineMs?: number;
 }
 
 /**
  * The common front of every service: request id and trace context, timing,
  * health, internal auth, JSON body parsing (at most `BOUNDS.bodyMaxBytes`, nested at most
- * `BOUNDS.jsonMaxDepth` deep). Mount routes on the
+ * `BOUNDS.jsonMaxDepth` deep, received in full within the body deadline). Mount routes on the
  * result, then call `finishServiceApp` for the 404 and error envelopes.
  */
 export function createServiceApp(opts: ServiceAppOptions): Express {
@@ -42,6 +45,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   const env = { publicBaseUrl: opts.publicBaseUrl };
   app.use(
     onlyWithBody([
+      bodyDeadline({ ...env, ...(opts.bodyDeadlineMs ? { deadlineMs: opts.bodyDeadlineMs } : {}) }),
       requireContentType(env, opts.formBodies ? ['application/x-www-form-urlencoded'] : []),
       express.json({ limit: BODY_LIMIT }),
       limitJsonDepth(),

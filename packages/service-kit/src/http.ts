@@ -1,7 +1,35 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { DEFAULT_BODY_DEADLINE_MS } from './body-deadline.js';
 import { createClientErrorHandler } from './client-error.js';
+
+/**
+ * Node's server clocks, set on every server rather than left at Node's
+ * defaults (requestTimeout 300 s: a request trickling in could hold its
+ * socket for five minutes). Each is answered 408 in the envelope
+ * (client-error.ts) and the connection closed.
+ */
+export interface HttpTimeouts {
+  /** The request line and headers must arrive within this (Node's default is 60 s). */
+  headersTimeoutMs: number;
+  /**
+   * The whole request, headers and body, must arrive within this. A backstop
+   * behind the body deadline (body-deadline.ts), which answers first.
+   */
+  requestTimeoutMs: number;
+  /** An idle keep-alive socket is closed after this; longer than the 60 s idle timeout of common load balancers. */
+  keepAliveTimeoutMs: number;
+  /** How often Node checks the two clocks above; a request is cut at most this late. */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: DEFAULT_BODY_DEADLINE_MS + 10_000,
+  keepAliveTimeoutMs: 65_000,
+  checkIntervalMs: 1_000,
+};
 
 export interface Listening {
   server: Server;
@@ -14,6 +42,8 @@ export interface ListenOptions {
   host?: string;
   /** For the `docs` links of the envelopes written at the socket. */
   publicBaseUrl?: string;
+  /** Node's server clocks; {@link DEFAULT_HTTP_TIMEOUTS} for what is not given. */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 /**
@@ -22,17 +52,24 @@ export interface ListenOptions {
  * envelope too. A string third argument is the host.
  */
 export function listen(app: Express, port: number, options: ListenOptions | string = {}): Promise<Listening> {
-  const { host = '0.0.0.0', publicBaseUrl = 'http://localhost:8080' } = typeof options === 'string' ? { host: options } : options;
+  const { host = '0.0.0.0', publicBaseUrl = 'http://localhost:8080', timeouts = {} } = typeof options === 'string' ? { host: options } : options;
+  const t = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
+  // Node refuses a headers timeout longer than the request timeout.
+  const requestTimeout = Math.max(t.requestTimeoutMs, t.headersTimeoutMs);
+  const server = createServer(
+    { headersTimeout: t.headersTimeoutMs, requestTimeout, connectionsCheckingInterval: t.checkIntervalMs },
+    app,
+  );
+  server.keepAliveTimeout = t.keepAliveTimeoutMs;
+  server.on('clientError', createClientErrorHandler({ publicBaseUrl }));
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (err?: Error) => {
-      if (err) return reject(err);
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
       const addr = server.address() as AddressInfo;
-      // Behind load balancers with 60 s idle timeouts, keep sockets open longer than they do.
-      server.keepAliveTimeout = 65_000;
-      server.headersTimeout = 66_000;
       resolve({ server, port: addr.port, url: `http://${reachableHost(host)}:${addr.port}` });
     });
-    server.on('clientError', createClientErrorHandler({ publicBaseUrl }));
   });
 }
 

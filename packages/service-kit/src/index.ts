@@ -4,6 +4,7 @@ export * from './address-key.js';
 export * from './admin-app.js';
 export * from './answer-within.js';
 export * from './app.js';
+export * from './body-deadline.js';
 export * from './cacheable.js';
 export * from './cached-source.js';
 export { getOrBuild } from './bounded-map.js';

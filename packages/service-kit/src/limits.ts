@@ -95,14 +95,21 @@ export function createWindowLimiter(options: WindowLimiterOptions) {
   return {
     policy,
     points,
-    /** Counts one request; Redis errors propagate so the caller decides to fail open or closed. */
-    async consume(key: string): Promise<ConsumeResult> {
+    /**
+     * Counts `cost` units (a request, or each message of a batch); Redis
+     * errors propagate so the caller decides to fail open or closed. A
+     * refused charge of several units is given back: a batch larger than
+     * what is left is refused without spending what is left.
+     */
+    async consume(key: string, cost = 1): Promise<ConsumeResult> {
       try {
-        const r = await limiter.consume(key);
+        const r = await limiter.consume(key, cost);
         return { allowed: true, state: state(r) };
       } catch (err) {
-        if (err instanceof RateLimiterRes) return { allowed: false, state: state(err) };
-        throw err;
+        if (!(err instanceof RateLimiterRes)) throw err;
+        if (cost === 1) return { allowed: false, state: state(err) };
+        await limiter.reward(key, cost);
+        return { allowed: false, state: { ...state(err), remaining: Math.max(0, points - (err.consumedPoints - cost)) } };
       }
     },
   };
