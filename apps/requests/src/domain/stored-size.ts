@@ -3,7 +3,7 @@
 // so one accepted request costs Redis at most a known number of bytes.
 import type { FieldProblem } from '@msa/contracts';
 
-/** The default bound: the 100 kB body limit plus room for the result and a quote. */
+/** The default bound: the body limit (BOUNDS.bodyMaxBytes) plus room for the result and a quote. */
 export const DEFAULT_MAX_STORED_BYTES = 128 * 1024;
 
 /** The store refused to write a record larger than its bound; nothing was written. */
