@@ -1,6 +1,7 @@
-import { API_VERSION, DEPRECATIONS, type Deprecation, type InternalSigner } from '@msa/contracts';
+import { API_VERSION, BOUNDS, DEPRECATIONS, type Deprecation, type InternalSigner } from '@msa/contracts';
 import {
   createAdminApp,
+  DEFAULT_BODY_DEADLINE_MS,
   errorHandler,
   healthRoutes,
   notFoundHandler,
@@ -24,6 +25,7 @@ import { createExchange, pipeline, type Stage } from './stages/exchange.js';
 import { createFailOpen, createGatewayCounters } from './stages/fail-open.js';
 import { createFailedAuthBudgetStage } from './stages/failed-auth-budget.js';
 import { createForwardStage } from './stages/forward.js';
+import { createInFlightStage } from './stages/in-flight.js';
 import { createMcpHandshakeStage } from './stages/mcp-handshake.js';
 import { createResolveStage } from './stages/resolve.js';
 import { createUnroutedStage } from './stages/unrouted.js';
@@ -41,6 +43,10 @@ export interface GatewayDeps {
   upstreamTimeoutMs: number;
   /** A client pausing this long while sending a body gets 408 (default 10 s). */
   clientBodyTimeoutMs?: number;
+  /** A body not received in full this long after the gateway began reading it gets 408 (default 15 s). */
+  bodyDeadlineMs?: number;
+  /** Requests one caller may have open at once: per principal (default 8), per address without credentials (default 4). */
+  inFlight?: { perPrincipal: number; perAddress: number };
   sign: InternalSigner;
   resolveKey: KeyResolver;
   verifyToken: TokenVerifier;
@@ -59,6 +65,9 @@ export interface GatewayDeps {
   routes?: readonly RouteDef[];
 }
 
+/** Requests one caller may have open at once unless configured otherwise. */
+export const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
+
 const noop = () => undefined;
 const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;
 
@@ -69,6 +78,7 @@ const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;
 function createStages(deps: GatewayDeps): Stage[] {
   const { logger, publicBaseUrl, limiters } = deps;
   const clientBodyTimeoutMs = deps.clientBodyTimeoutMs ?? 10_000;
+  const body = { maxBytes: BOUNDS.bodyMaxBytes, idleMs: clientBodyTimeoutMs, deadlineMs: deps.bodyDeadlineMs ?? DEFAULT_BODY_DEADLINE_MS };
   const { rejections, upstreamErrors, limiterErrors } = createGatewayCounters(deps.metrics);
   const failOpen = createFailOpen(limiterErrors);
   const proxies = Object.fromEntries(
@@ -79,13 +89,14 @@ function createStages(deps: GatewayDeps): Stage[] {
   ) as Record<UpstreamName, RequestHandler>;
   return [
     createResolveStage({ routes: deps.routes ?? ROUTES, publicBaseUrl }),
-    createMcpHandshakeStage({ limiter: limiters.mcpHandshake, clientBodyTimeoutMs }),
     createFailedAuthBudgetStage({ limiter: limiters.failedAuth, failOpen, rejections }),
     createAuthenticateStage({ resolveKey: deps.resolveKey, verifyToken: deps.verifyToken, logger }),
+    createInFlightStage({ ...DEFAULT_IN_FLIGHT, ...deps.inFlight, rejections }),
+    createMcpHandshakeStage({ limiter: limiters.mcpHandshake, body }),
     createAdmitStage({ limiters, failOpen, rejections }),
     createUnroutedStage(),
     createDeprecationStage({ deprecations: deps.deprecations ?? DEPRECATIONS, publicBaseUrl }),
-    createForwardStage({ sign: deps.sign, publicBaseUrl, proxies }),
+    createForwardStage({ sign: deps.sign, publicBaseUrl, proxies, body }),
   ];
 }
 

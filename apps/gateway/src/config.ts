@@ -24,7 +24,39 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .min(100)
     .default(10_000)
     .describe('A client that sends no part of its request body for this long gets 408 request_timeout and the connection is closed'),
+  BODY_DEADLINE_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(15_000)
+    .describe('A request body must arrive in full within this, however steadily it trickles; past it 408 request_timeout and the connection is closed. The gateway reads every body before it takes a connection to a service'),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000).describe("Node's headersTimeout: the request line and headers must arrive within this, else 408 and the connection is closed"),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(65_000)
+    .describe("Node's keepAliveTimeout: an idle keep-alive connection is closed after this; keep it above the load balancer's idle timeout (60 s on common ones)"),
+  IN_FLIGHT_PER_PRINCIPAL: z.coerce.number().int().min(1).default(8).describe('Requests one principal may have open at once, per gateway replica; past it 429 with Retry-After'),
+  IN_FLIGHT_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4)
+    .describe('Requests one client address (IPv6: its prefix) may have open at once without credentials, per gateway replica; past it 429 with Retry-After'),
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('How long a resolved API key is cached in process'),
+  KEY_CACHE_STALE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(600_000)
+    .describe('How long past KEY_CACHE_TTL_MS a key resolved before still passes while identity cannot answer (5xx, unreachable) or past the failed-auth budget; never after identity called it unknown'),
+  RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(500)
+    .describe("Longest a rate-limit command waits for Redis before that request is counted in this replica's memory instead; while Redis is disconnected no command waits at all"),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300).describe('Requests per minute per principal'),
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(60).describe('Requests per minute per client IP without credentials'),
   RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE: z.coerce
@@ -45,18 +77,6 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .superRefine((value, ctx) => {
       try {
         parseContentSignal(value);
-  KEY_CACHE_STALE_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(600_000)
-    .describe('How long past KEY_CACHE_TTL_MS a key resolved before still passes while identity cannot answer (5xx, unreachable) or past the failed-auth budget; never after identity called it unknown'),
-  RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .default(500)
-    .describe("Longest a rate-limit command waits for Redis before that request is counted in this replica's memory instead; while Redis is disconnected no command waits at all"),
       } catch (err) {
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
       }

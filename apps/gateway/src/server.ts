@@ -79,6 +79,8 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     upstreams,
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
     clientBodyTimeoutMs: config.CLIENT_BODY_TIMEOUT_MS,
+    bodyDeadlineMs: config.BODY_DEADLINE_MS,
+    inFlight: { perPrincipal: config.IN_FLIGHT_PER_PRINCIPAL, perAddress: config.IN_FLIGHT_PER_ADDRESS },
     sign,
     resolveKey: createKeyResolver({ identity, ttlMs: config.KEY_CACHE_TTL_MS, staleMs: config.KEY_CACHE_STALE_MS }),
     verifyToken,
@@ -102,7 +104,14 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     ...Object.fromEntries(Object.entries(upstreams).map(([name, url]) => [name, () => upstreamReady(name, url)])),
   });
   const listenOptions = { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL };
-  const main = await listen(app, config.GATEWAY_PORT, listenOptions);
+  // Node's own clocks: headers within HEADERS_TIMEOUT_MS; the whole request
+  // as a backstop behind the body deadline, which answers first.
+  const timeouts = {
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HEADERS_TIMEOUT_MS + config.BODY_DEADLINE_MS,
+    keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+  };
+  const main = await listen(app, config.GATEWAY_PORT, { ...listenOptions, timeouts });
   const admin = await listen(createAdminApp(metrics, { publicBaseUrl: config.PUBLIC_BASE_URL, logger }), config.GATEWAY_ADMIN_PORT, listenOptions);
   return {
     url: main.url,

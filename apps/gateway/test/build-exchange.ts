@@ -17,7 +17,7 @@ export interface ExchangeOverrides {
   url?: string;
   headers?: Record<string, string>;
   /** Sent as the body, with its Content-Length. */
-  body?: string;
+  body?: string | Buffer;
   route?: RouteDef;
   principal?: Principal | null;
   ip?: string;
@@ -87,12 +87,15 @@ export function memoryWindowLimiter(policy: string, points: number, opts: { down
     policy,
     points,
     keys,
-    async consume(key: string): Promise<ConsumeResult> {
+    /** As the Redis one: `cost` units at once, a refused charge of several given back. */
+    async consume(key: string, cost = 1): Promise<ConsumeResult> {
       if (opts.down) throw new Error('connect ECONNREFUSED');
       keys.push(key);
-      const used = (counts.get(key) ?? 0) + 1;
-      counts.set(key, used);
-      return { allowed: used <= points, state: { policy, limit: points, windowSeconds: 60, remaining: points - used, resetSeconds: 42 } };
+      const used = (counts.get(key) ?? 0) + cost;
+      const allowed = used <= points;
+      counts.set(key, allowed || cost === 1 ? used : used - cost);
+      const remaining = Math.max(0, points - (counts.get(key) ?? 0));
+      return { allowed, state: { policy, limit: points, windowSeconds: 60, remaining, resetSeconds: 42 } };
     },
   };
 }

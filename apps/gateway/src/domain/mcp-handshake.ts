@@ -22,3 +22,8 @@ export function isMcpHandshake(body: unknown): boolean {
   if (Array.isArray(body)) return body.length > 0 && body.every(isHandshakeMessage);
   return isHandshakeMessage(body);
 }
+
+/** The JSON-RPC messages a parsed body carries: each element of a batch is one, anything else is one request. */
+export function messageCount(body: unknown): number {
+  return Array.isArray(body) && body.length > 0 ? body.length : 1;
+}

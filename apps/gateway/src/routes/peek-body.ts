@@ -1,63 +1,106 @@
-// Reads a small request body before it is proxied, for the one decision the
-// gateway takes on a body (is this POST /mcp an MCP handshake?). The bytes
-// are kept as they arrived and written to the service unchanged by the proxy;
-// a body that is large, chunked, compressed or not JSON is never read here and
-// streams through as before.
+// Receives a request body before it is proxied, so that no connection to a
+// service is taken while a client is still sending: a client trickling its
+// body one byte at a time would otherwise hold one of the pool's sockets for
+// as long as it kept trickling. The bytes are kept as they arrived and
+// written to the service unchanged by the proxy (service-proxy.ts).
+//
+// A body larger than the services accept (BOUNDS.bodyMaxBytes) is refused
+// with 413 when its Content-Length says so; a chunked one that grows past it
+// is streamed on from where the reading stopped, and the service refuses it
+// at once (413, or 415 for a type it does not take).
 import type { IncomingMessage } from 'node:http';
 import { appError } from '@msa/service-kit';
 import type { Request } from 'express';
 
 const PEEKED = Symbol('peekedBody');
 
-/** The bytes read by {@link peekJsonBody}, for the proxy to send on. */
+interface Received {
+  bytes: Buffer;
+  /** The whole body: the stream has ended. False when reading stopped at the size bound. */
+  complete: boolean;
+}
+
+export interface ReceiveOptions {
+  /** Read at most this many bytes; the services' own body bound. */
+  maxBytes: number;
+  /** A client that sends nothing for this long gets 408. */
+  idleMs: number;
+  /** The whole body must arrive within this, however steadily it trickles; 408 past it. */
+  deadlineMs: number;
+}
+
+type Tagged = IncomingMessage & { [PEEKED]?: Received };
+
+/** The bytes read by {@link receiveBody}, for the proxy to send on before the rest of the stream (if any). */
 export function peekedBody(req: IncomingMessage): Buffer | undefined {
-  return (req as unknown as Record<symbol, Buffer | undefined>)[PEEKED];
+  return (req as Tagged)[PEEKED]?.bytes;
+}
+
+function declaresBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
 }
 
 /**
- * The parsed JSON body when it is at most `maxBytes` long by its
- * Content-Length, else undefined (also for JSON that does not parse: the
- * service answers that). A client that stops sending for `idleMs` gets 408,
- * as it would from the proxy.
+ * The request declares a body that is still arriving. One that arrived
+ * whole (with its headers, as small bodies do) streams to the service at once.
  */
-export async function peekJsonBody(req: Request, maxBytes: number, idleMs: number): Promise<unknown> {
-  const length = Number(req.headers['content-length']);
-  if (!Number.isInteger(length) || length <= 0 || length > maxBytes) return undefined;
-  if (req.headers['transfer-encoding'] !== undefined || req.headers['content-encoding'] !== undefined) return undefined;
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '')) return undefined;
+export function awaitsBody(req: IncomingMessage): boolean {
+  return !(req as Tagged)[PEEKED] && !req.complete && declaresBody(req);
+}
 
-  const bytes = await new Promise<Buffer>((resolve, reject) => {
+const timeout = (message: string) => appError('request_timeout', message, { headers: { Connection: 'close' } });
+
+function readUpTo(req: IncomingMessage, { maxBytes, idleMs, deadlineMs }: ReceiveOptions): Promise<Received> {
+  return new Promise<Received>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const idle = setTimeout(() => {
-      cleanup();
-      reject(appError('request_timeout', `No part of the request body arrived for ${idleMs / 1000} s.`, { headers: { Connection: 'close' } }));
-    }, idleMs);
+    let size = 0;
+    const idle = setTimeout(() => fail(timeout(`No part of the request body arrived for ${idleMs / 1000} s.`)), idleMs);
+    const deadline = setTimeout(() => fail(timeout(`The request body did not arrive within ${deadlineMs / 1000} s.`)), deadlineMs);
     const onData = (chunk: Buffer) => {
       idle.refresh();
       chunks.push(chunk);
+      size += chunk.length;
+      if (size <= maxBytes) return;
+      // Past the bound: the rest streams to the service, which refuses it.
+      cleanup();
+      req.pause();
+      resolve({ bytes: Buffer.concat(chunks), complete: false });
     };
     const onEnd = () => {
       cleanup();
-      resolve(Buffer.concat(chunks));
+      resolve({ bytes: Buffer.concat(chunks), complete: true });
     };
-    const onError = (err: Error) => {
+    const onClose = () => fail(timeout('The client closed the connection before the body arrived.'));
+    const fail = (err: Error) => {
       cleanup();
       reject(err);
     };
-    const onClose = () => {
-      cleanup();
-      reject(appError('request_timeout', 'The client closed the connection before the body arrived.', { headers: { Connection: 'close' } }));
-    };
     const cleanup = () => {
       clearTimeout(idle);
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      clearTimeout(deadline);
+      req.off('data', onData).off('end', onEnd).off('error', fail).off('close', onClose);
     };
-    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+    req.on('data', onData).once('end', onEnd).once('error', fail).once('close', onClose);
   });
-  (req as unknown as Record<symbol, Buffer>)[PEEKED] = bytes;
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
+}
+
+/**
+ * Reads the request's body into memory for the proxy, once: undefined for a
+ * request without one. 413 when its Content-Length is past `maxBytes`, 408
+ * (and the connection closed) when the client pauses for `idleMs` or has not
+ * sent it all `deadlineMs` after the reading began.
+ */
+export async function receiveBody(req: Request, options: ReceiveOptions): Promise<Received | undefined> {
+  const tagged = req as Tagged;
+  if (tagged[PEEKED]) return tagged[PEEKED];
+  if (!declaresBody(req) || req.readableEnded) return undefined;
+  const length = Number(req.headers['content-length']);
+  if (req.headers['transfer-encoding'] === undefined && Number.isFinite(length) && length > options.maxBytes) {
+    throw appError('payload_too_large', `The request body is larger than ${options.maxBytes / 1024} kB.`, { headers: { Connection: 'close' } });
   }
+  const received = await readUpTo(req, options);
+  tagged[PEEKED] = received;
+  return received;
 }

@@ -34,7 +34,7 @@ describe('admit stage', () => {
 
     await admit(buildExchange(), () => undefined);
 
-    expect(limiters.anonymous.keys).toEqual(['ip:203.0.113.9']);
+    expect(limiters.anonymous.keys).toEqual(['ip:4:203.0.113.9']);
   });
 
   it('refuses the request past the minute with 429 and the hint for anonymous callers', async () => {
@@ -43,6 +43,28 @@ describe('admit stage', () => {
 
     await expect(admit(x, () => undefined)).rejects.toMatchObject({ status: 429, extra: { hint: expect.stringContaining('POST /v1/keys') } });
     expect(x.answer.headers.ratelimit).toBe('"anonymous-per-minute";r=0;t=42');
+  });
+
+  it('charges a batch one unit per message', async () => {
+    const { limiters, admit } = admitWith();
+    const x = buildExchange({ principal: buildPrincipal() });
+    x.cost = 5;
+
+    await admit(x, () => undefined);
+
+    expect(x.answer.headers.ratelimit).toBe('"per-minute";r=295;t=42');
+    expect(limiters.principal.keys).toEqual(['p:msa_client_0123456789abcdef']);
+  });
+
+  it('refuses a batch larger than what is left of the minute whole, naming its size, and runs nothing', async () => {
+    const { admit } = admitWith({ anonymousPoints: 4 });
+    const x = buildExchange();
+    x.cost = 5;
+    const { next, ran } = recordingNext();
+
+    await expect(admit(x, next)).rejects.toMatchObject({ status: 429, message: expect.stringContaining('batch of 5 messages') });
+    expect(x.answer.headers.ratelimit).toBe('"anonymous-per-minute";r=4;t=42');
+    expect(ran()).toBe(false);
   });
 
   it('charges a request to the bucket a rule chose', async () => {
@@ -67,7 +89,7 @@ describe('admit stage, refusing', () => {
     const { next, ran } = recordingNext();
 
     await expect(admit(x, next)).rejects.toMatchObject({ status: 503 });
-    expect(limiters.anonymous.keys).toEqual(['ip:203.0.113.9']);
+    expect(limiters.anonymous.keys).toEqual(['ip:4:203.0.113.9']);
     expect(ran()).toBe(false);
   });
 

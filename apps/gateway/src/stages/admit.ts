@@ -3,7 +3,8 @@
 // headers, 401 and 403 included. A known principal counts against its own
 // minute, everyone else against the address's (a handshake against its own
 // bucket, see mcp-handshake.ts); a request authenticate could not settle
-// counts as anonymous and is refused only after.
+// counts as anonymous and is refused only after. A request costs `x.cost`
+// units: one, or one per message of an MCP batch.
 import type { Metrics } from '@msa/service-kit';
 import { rateLimitedError, setRateLimitHeaders, type WindowLimiter } from '@msa/service-kit/limits';
 import { credentialsRequired, insufficientScope } from '../auth/challenges.js';
@@ -30,12 +31,15 @@ export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOption
   };
 
   async function count(x: Exchange, bucket: Bucket, key: string): Promise<void> {
-    const result = await failOpen(x.req, () => bucket.limiter.consume(key));
+    const { cost } = x;
+    const result = await failOpen(x.req, () => bucket.limiter.consume(key, cost));
     if (!result) return;
     setRateLimitHeaders(x.res, result.state);
     if (result.allowed) return;
     rejections.inc({ policy: bucket.limiter.policy });
     const { message, hint } = bucket.refusal(x.principal);
+    // A batch larger than what is left is refused whole, and spends nothing.
+    if (cost > 1) throw rateLimitedError(result.state, `This batch of ${cost} messages counts as ${cost} requests; ${result.state.remaining} are left in this minute.`, hint ?? 'Send fewer messages per batch, or wait for Retry-After seconds.');
     throw rateLimitedError(result.state, message, hint);
   }
 

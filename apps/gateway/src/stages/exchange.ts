@@ -38,6 +38,8 @@ export interface Exchange {
   resource: ProtectedResource;
   /** Counts the request instead of the caller's minute (the MCP handshake rule). */
   bucket: Bucket | null;
+  /** Units of the per-minute limit the request uses: one, or one per message of an MCP batch (mcp-handshake). */
+  cost: number;
   /** Who calls; null without credentials (authenticate). */
   principal: Principal | null;
   /** A refusal decided before the request was counted; admit answers it once counted (authenticate). */
@@ -78,6 +80,7 @@ export function createExchange(req: Request, res: Response, next: NextFunction, 
     miss: null,
     resource,
     bucket: null,
+    cost: 1,
     principal: null,
     refusal: undefined,
     mayAskIdentity: askAlways,

@@ -11,7 +11,7 @@ function forwardWith() {
   const proxied: Request[] = [];
   const proxy: RequestHandler = (req) => void proxied.push(req);
   const proxies = { catalog: proxy, shops: proxy, requests: proxy, identity: proxy, mcp: proxy } satisfies Record<UpstreamName, RequestHandler>;
-  return { proxied, forward: createForwardStage({ sign: createInternalSigner(TEST_INTERNAL_SECRET), publicBaseUrl: BASE, proxies }) };
+  return { proxied, forward: createForwardStage({ sign: createInternalSigner(TEST_INTERNAL_SECRET), publicBaseUrl: BASE, proxies, body: { maxBytes: 100 * 1024, idleMs: 1_000, deadlineMs: 1_000 } }) };
 }
 
 describe('forward stage', () => {

@@ -3,10 +3,13 @@
 // and any internal header it sent are removed; the service gets the signed
 // context (X-Internal-Auth: principal, sandbox, client address, for this
 // service), the request id and the trace in their own headers, and the
-// X-Forwarded-* headers the gateway vouches for.
+// X-Forwarded-* headers the gateway vouches for. A body is received in full
+// first (routes/peek-body.ts), so a client still sending holds no connection
+// to the service.
 import { INTERNAL_AUTH_HEADER, INTERNAL_HEADERS, type InternalSigner } from '@msa/contracts';
 import type { RequestHandler } from 'express';
 import type { UpstreamName } from '../domain/route-table.js';
+import { awaitsBody, receiveBody, type ReceiveOptions } from '../routes/peek-body.js';
 import type { Stage } from './exchange.js';
 
 export interface ForwardOptions {
@@ -14,9 +17,11 @@ export interface ForwardOptions {
   publicBaseUrl: string;
   /** One proxy per service (routes/service-proxy.ts). */
   proxies: Record<UpstreamName, RequestHandler>;
+  /** How a body is received before it is proxied (its bound, the client's pauses and the deadline). */
+  body: ReceiveOptions;
 }
 
-export function createForwardStage({ sign, publicBaseUrl, proxies }: ForwardOptions): Stage {
+export function createForwardStage({ sign, publicBaseUrl, proxies, body }: ForwardOptions): Stage {
   const publicHost = new URL(publicBaseUrl).host;
   return (x) => {
     const { req, res, route, principal } = x;
@@ -50,6 +55,8 @@ export function createForwardStage({ sign, publicBaseUrl, proxies }: ForwardOpti
     headers['x-forwarded-for'] = x.ip;
     if (forwardedPrefix) headers['x-forwarded-prefix'] = forwardedPrefix;
     else delete headers['x-forwarded-prefix'];
-    void proxies[route.target](req, res, x.next);
+    const proxy = proxies[route.target];
+    if (!awaitsBody(req)) return void proxy(req, res, x.next);
+    return receiveBody(req, body).then(() => void proxy(req, res, x.next));
   };
 }

@@ -1,10 +1,12 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildExchange, buildRoute, memoryWindowLimiter } from '../../test/build-exchange.js';
 import { createMcpHandshakeStage } from './mcp-handshake.js';
 
 const mcpRoute = buildRoute({ operation: 'mcpEndpoint', method: 'POST', path: '/mcp', target: 'mcp', auth: 'open' });
 const handshakes = memoryWindowLimiter('mcp-handshake', 240);
-const stage = createMcpHandshakeStage({ limiter: handshakes, clientBodyTimeoutMs: 1_000 });
+const body = { maxBytes: 100 * 1024, idleMs: 1_000, deadlineMs: 1_000 };
+const stage = createMcpHandshakeStage({ limiter: handshakes, body });
 
 function post(body: unknown) {
   return buildExchange({ method: 'POST', url: '/mcp', route: mcpRoute, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -40,8 +42,38 @@ describe('MCP handshake stage', () => {
   it('changes nothing without a handshake limiter', async () => {
     const x = post({ jsonrpc: '2.0', id: 1, method: 'initialize' });
 
-    await createMcpHandshakeStage({ clientBodyTimeoutMs: 1_000 })(x, () => undefined);
+    await createMcpHandshakeStage({ body })(x, () => undefined);
 
     expect(x.bucket).toBeNull();
+  });
+
+  it('charges each message of a batch as one request', async () => {
+    const search = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_products', arguments: { q: 'shirt' } } });
+    const x = post(Array.from({ length: 7 }, (_, i) => search(i)));
+
+    await createMcpHandshakeStage({ body })(x, () => undefined);
+
+    expect(x.cost).toBe(7);
+    expect(x.bucket).toBeNull();
+  });
+
+  it('counts a batch whatever content type or compression it is sent with, as the mcp service reads it', async () => {
+    const batch = JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { jsonrpc: '2.0', id: 3, method: 'tools/list' }]);
+    const x = buildExchange({ method: 'POST', url: '/mcp', route: mcpRoute, headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, body: gzipSync(batch) });
+
+    await stage(x, () => undefined);
+
+    expect(x.cost).toBe(3);
+  });
+
+  it('charges one request for a single message or a body that is not JSON', async () => {
+    const single = post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_pricing' } });
+    const garbage = buildExchange({ method: 'POST', url: '/mcp', route: mcpRoute, headers: { 'content-type': 'application/json' }, body: '[{"jsonrpc":' });
+
+    await stage(single, () => undefined);
+    await stage(garbage, () => undefined);
+
+    expect(single.cost).toBe(1);
+    expect(garbage.cost).toBe(1);
   });
 });

@@ -1,35 +1,63 @@
-// The MCP handshake rule: on POST /mcp, an `initialize`,
-// `notifications/initialized` or `server/discover` counts in its own
-// `mcp-handshake` bucket instead of the caller's minute, so a client that
-// connects often does not spend its budget on hellos
-// (domain/mcp-handshake.ts says which bodies are handshakes). Only small
-// JSON bodies are read; the bytes go to the service unchanged.
+// The MCP body rules, on POST /mcp: the gateway reads the body (it reads
+// every body before proxying, see routes/peek-body.ts) and
+// - charges each message of a JSON-RPC batch as one request (`x.cost`), so a
+//   batch costs what it carries: 100 searches in one POST are 100 requests;
+// - charges an `initialize`, `notifications/initialized` or
+//   `server/discover` to its own `mcp-handshake` bucket instead of the
+//   caller's minute, so a client that connects often does not spend its
+//   budget on hellos (domain/mcp-handshake.ts says which bodies are
+//   handshakes).
+// The mcp service parses any content type as JSON and inflates compressed
+// bodies, so both are read here the same way; the bytes go on unchanged.
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { WindowLimiter } from '@msa/service-kit/limits';
-import { HANDSHAKE_PEEK_MAX_BYTES, isMcpHandshake } from '../domain/mcp-handshake.js';
-import { peekJsonBody } from '../routes/peek-body.js';
+import { isMcpHandshake, messageCount } from '../domain/mcp-handshake.js';
+import { receiveBody, type ReceiveOptions } from '../routes/peek-body.js';
 import type { Bucket, Stage } from './exchange.js';
 
 export interface McpHandshakeOptions {
   /** Without one, handshakes count as ordinary requests. */
   limiter?: WindowLimiter;
-  /** A client pausing this long while the body is read gets 408, as from the proxy. */
-  clientBodyTimeoutMs: number;
+  /** How the body is received (its bound, the client's pauses and the deadline). */
+  body: ReceiveOptions;
 }
 
-export function createMcpHandshakeStage({ limiter, clientBodyTimeoutMs }: McpHandshakeOptions): Stage {
-  if (!limiter) return (x, next) => next(x);
-  const handshakes: Bucket = {
-    limiter,
-    refusal: (principal) => ({
-      message: `More than ${limiter.points} MCP handshakes (initialize, notifications/initialized, server/discover) in a minute ${principal ? 'with these credentials' : 'from this address'}.`,
-    }),
-  };
+const INFLATE: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  identity: (bytes) => bytes,
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
 
-  return (x, next) => {
+/** The parsed JSON-RPC body as the mcp service will see it, or undefined for what it will refuse anyway. */
+function parseBody(bytes: Buffer, encoding: string | undefined, maxBytes: number): unknown {
+  const inflate = INFLATE[(encoding ?? 'identity').trim().toLowerCase()];
+  if (!inflate) return undefined;
+  try {
+    return JSON.parse(inflate(bytes, { maxOutputLength: maxBytes }).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function createMcpHandshakeStage({ limiter, body }: McpHandshakeOptions): Stage {
+  const handshakes: Bucket | null = limiter
+    ? {
+        limiter,
+        refusal: (principal) => ({
+          message: `More than ${limiter.points} MCP handshakes (initialize, notifications/initialized, server/discover) in a minute ${principal ? 'with these credentials' : 'from this address'}.`,
+        }),
+      }
+    : null;
+
+  return async (x, next) => {
     if (x.route.target !== 'mcp' || x.req.method !== 'POST') return next(x);
-    return peekJsonBody(x.req, HANDSHAKE_PEEK_MAX_BYTES, clientBodyTimeoutMs).then((body) => {
-      if (isMcpHandshake(body)) x.bucket = handshakes;
-      return next(x);
-    });
+    const received = await receiveBody(x.req, body);
+    // A body past the bound is refused by the service unread.
+    const message = received?.complete ? parseBody(received.bytes, x.req.headers['content-encoding'], body.maxBytes) : undefined;
+    x.cost = messageCount(message);
+    if (handshakes && isMcpHandshake(message)) x.bucket = handshakes;
+    return next(x);
   };
 }
