@@ -162,17 +162,28 @@ describe('credential creation quota', () => {
 });
 
 describe('Idempotency-Key on POST /v1/keys', () => {
-  it('replays the first response for the same key and body, creating nothing new', async () => {
+  it('never hands a second caller behind the same address the first caller\'s secrets for the same key and body', async () => {
     const ip = freshIp();
     const first = await h.api.post('/v1/keys').set(h.as({ ip })).set('Idempotency-Key', 'create-1').send(buildKeyRequest());
 
-    const again = await h.api.post('/v1/keys').set(h.as({ ip })).set('Idempotency-Key', 'create-1').send(buildKeyRequest());
+    const second = await h.api.post('/v1/keys').set(h.as({ ip })).set('Idempotency-Key', 'create-1').send(buildKeyRequest());
 
     expect(first.status).toBe(201);
-    expect(again.status).toBe(201);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.body).toEqual(first.body);
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('idempotency_key_reused');
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    const answer = JSON.stringify(second.body);
+    for (const secret of [first.body.api_key, first.body.client_secret, first.body.client_id]) expect(answer).not.toContain(secret);
+  });
+
+  it('creates nothing and counts nothing for a repeat of a finished creation', async () => {
+    const ip = freshIp();
+    await h.api.post('/v1/keys').set(h.as({ ip })).set('Idempotency-Key', 'create-3').send(buildKeyRequest());
+    await h.api.post('/v1/keys').set(h.as({ ip })).set('Idempotency-Key', 'create-3').send(buildKeyRequest());
+
     const next = await h.api.post('/v1/keys').set(h.as({ ip })).send(buildKeyRequest());
+
+    expect(next.status).toBe(201);
     expect(next.headers.ratelimit).toMatch(/r=8;/);
   });
 

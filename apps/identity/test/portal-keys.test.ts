@@ -1,4 +1,5 @@
 import { LIMITS } from '@msa/contracts';
+import { limitKeyOfAddress } from '@msa/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL, basicAuth, buildKeyRequest, freshIp, startIdentity, type IdentityHarness } from './identity-app.js';
 
@@ -31,7 +32,7 @@ function secretsOf(html: string) {
 }
 
 async function creationsToday(ip: string): Promise<number> {
-  return h.redis.redis.hlen(`${h.redis.prefix}quota:credentials:${ip}:${new Date().toISOString().slice(0, 10)}`);
+  return h.redis.redis.hlen(`${h.redis.prefix}quota:credentials:${limitKeyOfAddress(ip)}:${new Date().toISOString().slice(0, 10)}`);
 }
 
 describe('POST /developers/keys (the portal form)', () => {

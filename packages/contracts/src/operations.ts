@@ -121,6 +121,18 @@ const IdempotencyHeader = z.object({
     }),
 });
 
+/** POST /v1/keys: a retry is safe, yet its secrets are shown once, so a repeat of a finished creation is refused, never replayed. */
+const CredentialIdempotencyHeader = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({
+      description: `A retry after a failure (5xx, a dropped connection) with the same key and body within ${LIMITS.idempotencyWindowSeconds / 3600} h never creates a second set. Once the \`201\` was given, a repeat gets \`409 idempotency_key_reused\`: the secrets are shown once only, so keep the first answer.`,
+    }),
+});
+
 const FreeForm = z.record(z.string(), z.unknown());
 const JsonRpc = z.union([FreeForm, z.array(FreeForm)]);
 const json = (schema: ZodType) => ({ 'application/json': schema });
@@ -396,15 +408,21 @@ export const OPERATIONS = [
     path: '/v1/keys',
     service: 'identity',
     auth: 'none',
-    idempotent: true,
+    // A repeat is refused, not replayed: the secrets are shown once.
+    idempotent: false,
     sandbox: 'mirrored',
     tag: 'Credentials',
     summary: 'Create free self-serve credentials',
     description:
       'Creates an API key with a client id and secret that belong to it (same scopes, mode and limits). The secrets are shown once. Free, no approval.',
-    request: { headers: IdempotencyHeader, body: json(ApiKeyRequest) },
+    request: { headers: CredentialIdempotencyHeader, body: json(ApiKeyRequest) },
     responses: { 201: { description: 'Credentials (secrets shown once)', content: json(ApiKey) } },
-    errors: { 400: 'Invalid request', 429: 'Too many keys from this address today', 503: SERVICE_UNAVAILABLE },
+    errors: {
+      400: 'Invalid request',
+      409: 'The Idempotency-Key was used already: for another body, or for a creation that finished (its secrets are not shown again)',
+      429: 'Too many keys from this address today',
+      503: SERVICE_UNAVAILABLE,
+    },
     headers: { '*': ['Idempotent-Replayed'], 201: ['Cache-Control'] },
     link: { rel: 'create_key', title: 'Create free credentials' },
   },

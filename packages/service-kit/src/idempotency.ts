@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RedisClient } from './redis.js';
-import { appError } from './errors.js';
+import { appError, type AppError } from './errors.js';
 
 /** How long a request in progress holds its key: a crashed holder makes retries wait this long. */
 // Twice the gateway's upstream timeout: no live request takes longer.
@@ -68,6 +68,14 @@ export interface IdempotencyOptions {
    * again with `idempotencyOf(res).resource` set to the bound id.
    */
   recover?: (args: RecoverArgs) => Promise<boolean>;
+  /**
+   * For answers given once only (credentials and their secrets): a repeat
+   * after the request finished gets this error instead of a replay, and the
+   * finished answer is never stored, only its status. An answer bound by an
+   * attempt that died before answering was given to nobody, so `recover`
+   * may still give it once.
+   */
+  onceOnly?: () => AppError;
 }
 
 export interface IdempotencyBodyCodec {
@@ -79,11 +87,19 @@ export interface IdempotencyBodyCodec {
 export interface IdempotencyHandle {
   /** The bound resource id of an interrupted earlier attempt, to create under the same id. */
   resource?: string;
+  /** The Redis key the binding and the saved response are written to (a replication barrier waits on its master). */
+  key: string;
   /**
    * Binds the key to the resource about to be created, before the creation
    * commits. Throws idempotency_key_in_use when the claim was lost meanwhile.
    */
   bind(resource: string, response?: SavedResponse): Promise<void>;
+  /**
+   * Records the request as finished with `status` before its answer goes
+   * out, for answers given once only (`onceOnly`): a crash in between leaves
+   * a repeat refused, never answered a second time.
+   */
+  finish(status: number): Promise<void>;
 }
 
 const HANDLE = 'idempotency';
@@ -151,6 +167,7 @@ export function idempotency({
   waitMs = 10_000,
   bodyCodec,
   recover,
+  onceOnly,
 }: IdempotencyOptions): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('idempotency-key');
@@ -179,6 +196,7 @@ export function idempotency({
       }
       if (record?.state === 'done') {
         if (got) await release();
+        if (onceOnly) throw onceOnly();
         res.setHeader('Idempotent-Replayed', 'true');
         res.status(record.status).type(record.contentType).send(open(record.body));
         return;
@@ -196,13 +214,21 @@ export function idempotency({
             throw err;
           }
           if (answered) {
-            await release();
+            // Given once now: a later repeat finds the request finished.
+            if (onceOnly) await write(redis, keys, lock, doneRecord(hash, res, ''), ttlSeconds, true);
+            else await release();
             return;
           }
           res.removeHeader('Idempotent-Replayed');
         }
         // Never stored: run the handler, creating the bound resource again if there is one.
-        track(req, res, redis, keys, lock, hash, { ttlSeconds, header, bodyCodec, resource: record?.state === 'bound' ? record.resource : undefined });
+        track(req, res, redis, keys, lock, hash, {
+          ttlSeconds,
+          header,
+          bodyCodec,
+          keepBody: !onceOnly,
+          resource: record?.state === 'bound' ? record.resource : undefined,
+        });
         return next();
       }
       if (Date.now() >= deadline) {
@@ -215,10 +241,22 @@ export function idempotency({
   };
 }
 
+function doneRecord(hash: string, res: Response, body: string, status = res.statusCode): string {
+  return JSON.stringify({
+    state: 'done',
+    hash,
+    status,
+    contentType: String(res.getHeader('content-type') ?? 'application/json'),
+    body,
+  } satisfies DoneRecord);
+}
+
 interface TrackOptions {
   ttlSeconds: number;
   header: string;
   bodyCodec?: IdempotencyBodyCodec;
+  /** False for answers given once only: the record keeps the status and drops the body. */
+  keepBody: boolean;
   resource?: string | undefined;
 }
 
@@ -227,6 +265,7 @@ function track(req: Request, res: Response, redis: RedisClient, keys: Keys, lock
   const seal = (body: string) => (opts.bodyCodec ? opts.bodyCodec.seal(body, opts.header) : body);
   const handle: IdempotencyHandle = {
     ...(opts.resource ? { resource: opts.resource } : {}),
+    key: keys.record,
     async bind(resource, response) {
       const record = JSON.stringify({
         state: 'bound',
@@ -236,6 +275,13 @@ function track(req: Request, res: Response, redis: RedisClient, keys: Keys, lock
       } satisfies BoundRecord);
       if (!(await write(redis, keys, lock, record, opts.ttlSeconds, false))) {
         // The lock expired and another attempt took over: let it finish.
+        throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.', {
+          headers: { 'Retry-After': '1' },
+        });
+      }
+    },
+    async finish(status) {
+      if (!(await write(redis, keys, lock, doneRecord(hash, res, '', status), opts.ttlSeconds, false))) {
         throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.', {
           headers: { 'Retry-After': '1' },
         });
@@ -259,13 +305,7 @@ function track(req: Request, res: Response, redis: RedisClient, keys: Keys, lock
         keys,
         lock,
         keep
-          ? JSON.stringify({
-              state: 'done',
-              hash,
-              status: res.statusCode,
-              contentType: String(res.getHeader('content-type') ?? 'application/json'),
-              body: seal(captured!),
-            } satisfies DoneRecord)
+          ? doneRecord(hash, res, opts.keepBody ? seal(captured!) : '')
           : null,
         opts.ttlSeconds,
         true,

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Express, RequestHandler } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appError, bindIdempotency, createServiceApp, finishServiceApp, idempotency, idempotencyOf } from '../src/index.js';
+import { appError, bindIdempotency, createServiceApp, finishServiceApp, idempotency, idempotencyOf, type AppError } from '../src/index.js';
 import { BASE_URL, captureLogs, createTestRedis, eventually, type TestRedis } from './support.js';
 
 let t: TestRedis;
@@ -271,7 +271,7 @@ describe('idempotency across a crash of the first attempt', () => {
   }
   const hang = new Promise<void>(() => undefined);
 
-  function buildCrashApp(handler: CrashHandler, lockSeconds: number): Express {
+  function buildCrashApp(handler: CrashHandler, lockSeconds: number, onceOnly?: () => AppError): Express {
     const { logger } = captureLogs('silent');
     const app = createServiceApp({ service: 'requests', logger, publicBaseUrl: BASE_URL });
     const guard = idempotency({
@@ -280,6 +280,7 @@ describe('idempotency across a crash of the first attempt', () => {
       scope: () => 'crash-caller',
       lockSeconds,
       waitMs: 100,
+      ...(onceOnly ? { onceOnly } : {}),
       recover: async ({ resource, res }) => {
         const body = await t.redis.hget(stored(), resource);
         if (body === null) return false;
@@ -367,5 +368,127 @@ describe('idempotency across a crash of the first attempt', () => {
     await eventually(async () => ((await t.redis.exists(`${base}:lock`)) === 0 ? true : undefined), 'the lock to be released');
     expect(JSON.parse((await t.redis.get(base))!)).toMatchObject({ state: 'bound', resource: handler.ids[0] });
     expect(await t.redis.ttl(base)).toBeGreaterThan(86_400 - 60);
+  });
+
+  // A crashed first attempt as the first test above has it: stored, never answered, its lock left to expire.
+  async function crashAfterStoring(handler: CrashHandler, key: string): Promise<() => void> {
+    const crashed = buildCrashApp(handler, 1);
+    const server = crashed.listen(0);
+    const port = (server.address() as { port: number }).port;
+    const abort = new AbortController();
+    void fetch(`http://127.0.0.1:${port}/v1/things`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ name: 'Fanshop' }),
+      signal: abort.signal,
+    }).catch(() => undefined);
+    await eventually(async () => (handler.ids[0] && (await t.redis.hexists(stored(), handler.ids[0])) ? true : undefined), 'the first attempt to store');
+    return () => {
+      abort.abort();
+      server.closeAllConnections();
+      server.close();
+    };
+  }
+
+  const shownOnce = () => appError('idempotency_key_reused', 'Shown once only.');
+
+  it('gives an answer that was given to nobody once only, when its attempt died before answering', async () => {
+    const handler: CrashHandler = { runs: 0, ids: [], next: 'store_then_hang' };
+    const key = newKey();
+    const stop = await crashAfterStoring(handler, key);
+    const survivor = buildCrashApp(handler, 1, shownOnce);
+    await new Promise((r) => setTimeout(r, 1_100));
+
+    const recovered = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    const repeated = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    stop();
+
+    expect(recovered.status).toBe(201);
+    expect(recovered.body.id).toBe(handler.ids[0]);
+    expect(repeated.status).toBe(409);
+    expect(repeated.body.error.code).toBe('idempotency_key_reused');
+    expect(JSON.stringify(repeated.body)).not.toContain(handler.ids[0]);
+    expect(handler.runs).toBe(1);
+  });
+});
+
+describe('idempotency of answers given once only', () => {
+  function buildOnceApp(handler: { runs: number }): Express {
+    const { logger } = captureLogs('silent');
+    const app = createServiceApp({ service: 'requests', logger, publicBaseUrl: BASE_URL });
+    const guard = idempotency({
+      redis: t.redis,
+      keyPrefix: t.prefix,
+      scope: () => 'once-caller',
+      onceOnly: () => appError('idempotency_key_reused', 'Shown once only.'),
+    });
+    app.post('/v1/secrets', guard, (_req, res) => {
+      handler.runs++;
+      res.status(201).json({ secret: `secret_${randomUUID()}` });
+    });
+    // Records itself finished and then dies before answering.
+    app.post('/v1/dying', guard, async (_req, res) => {
+      handler.runs++;
+      await idempotencyOf(res)?.finish(201);
+      await new Promise<void>(() => undefined);
+    });
+    return finishServiceApp(app, { logger, publicBaseUrl: BASE_URL });
+  }
+
+  it('refuses a repeat with 409 instead of replaying the secret, and runs nothing twice', async () => {
+    const handler = { runs: 0 };
+    const app = buildOnceApp(handler);
+    const key = newKey();
+
+    const first = await request(app).post('/v1/secrets').set('Idempotency-Key', key).send({ name: 'a' });
+    const repeat = await request(app).post('/v1/secrets').set('Idempotency-Key', key).send({ name: 'a' });
+
+    expect(first.status).toBe(201);
+    expect(repeat.status).toBe(409);
+    expect(repeat.body.error.code).toBe('idempotency_key_reused');
+    expect(repeat.headers['idempotent-replayed']).toBeUndefined();
+    expect(JSON.stringify(repeat.body)).not.toContain(first.body.secret);
+    expect(handler.runs).toBe(1);
+  });
+
+  it('refuses a repeat of a request that recorded itself finished and died before answering', async () => {
+    const handler = { runs: 0 };
+    const app = buildOnceApp(handler);
+    const key = newKey();
+    const server = app.listen(0);
+    const port = (server.address() as { port: number }).port;
+    const abort = new AbortController();
+    void fetch(`http://127.0.0.1:${port}/v1/dying`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: '{}',
+      signal: abort.signal,
+    }).catch(() => undefined);
+    const base = `${t.prefix}idem:{once-caller}:${createHash('sha256').update(key).digest('hex')}`;
+    await eventually(async () => ((await t.redis.get(base))?.includes('"done"') ? true : undefined), 'the request to record itself finished');
+
+    const repeat = await request(app).post('/v1/dying').set('Idempotency-Key', key).send({});
+    abort.abort();
+    server.closeAllConnections();
+    server.close();
+
+    expect(repeat.status).toBe(409);
+    expect(repeat.body.error.code).toBe('idempotency_key_reused');
+    expect(handler.runs).toBe(1);
+  });
+
+  it('stores only that the request finished, never its answer', async () => {
+    const app = buildOnceApp({ runs: 0 });
+    const key = newKey();
+
+    const first = await request(app).post('/v1/secrets').set('Idempotency-Key', key).send({ name: 'b' });
+
+    const base = `${t.prefix}idem:{once-caller}:${createHash('sha256').update(key).digest('hex')}`;
+    const record = await eventually(async () => {
+      const raw = await t.redis.get(base);
+      return raw && (JSON.parse(raw) as { state: string }).state === 'done' ? raw : undefined;
+    }, 'the record to be written');
+    expect(record).not.toContain(first.body.secret);
+    expect(JSON.parse(record)).toMatchObject({ state: 'done', status: 201, body: '' });
   });
 });

@@ -1,6 +1,8 @@
 // The key-creation drill: POST /v1/keys with an Idempotency-Key, each from an
 // address of its own, with a fault in the middle. Credentials are a secret
-// shown once, so a retry must bring back the same set, never a second one.
+// shown once, so a retry after a failed attempt must bring back the set that
+// attempt made (shown to nobody yet), never a second one, and a repeat after
+// the 201 is refused (409), never shown the secrets again.
 import { randomBytes } from 'node:crypto';
 import { LIMITS } from '@msa/contracts';
 import { burst, describeAnswer, isRetryable, remainingOf, send, sendUntilCreated, type Answer, type Outcome } from './client.js';
@@ -26,7 +28,7 @@ interface Tracked {
   body: Record<string, unknown>;
   outcome?: Outcome;
   replay?: Outcome;
-  /** GET /v1/me with the API key the replay returned. */
+  /** GET /v1/me with the API key of the 201. */
   me?: Answer;
   /** A creation without Idempotency-Key from the same address afterwards: its RateLimit shows the day's count. */
   final?: Outcome;
@@ -70,7 +72,7 @@ export async function runKeyDrill(system: DrillSystem, drill: KeyDrill): Promise
     tracked.map(async (t) => {
       if (t.outcome?.created) {
         t.replay = await sendUntilCreated(() => post(system, t.ip, t.body, t.idempotencyKey), drillConfig.retryDeadlineMs);
-        const apiKey = t.replay.created?.body?.api_key;
+        const apiKey = t.outcome.created.body?.api_key;
         if (typeof apiKey === 'string') {
           t.me = await send(`${system.baseUrl}/v1/me`, { method: 'GET', headers: { authorization: `Bearer ${apiKey}` } });
         }
@@ -98,8 +100,8 @@ function judge(name: string, fault: string, tracked: Tracked[], stored: StoredCr
     const label = `${t.label} (Idempotency-Key ${t.idempotencyKey})`;
     const seen = [...outcome.answers, ...(t.replay?.answers ?? [])];
     answers.push(...seen, ...(t.final?.answers ?? []));
-    // A 429 to the quota read is judged below, against what is stored.
-    const judged = [...seen, ...(t.final?.answers.filter((x) => x.status !== 429) ?? [])];
+    // A 429 to the quota read is judged below, against what is stored, and so is the repeat's refusal.
+    const judged = [...outcome.answers, ...(t.replay?.answers.filter((x) => x !== t.replay?.refused) ?? []), ...(t.final?.answers.filter((x) => x.status !== 429) ?? [])];
     for (const a of judged.filter((x) => x.status !== 201 && !isRetryable(x))) {
       problems.push(`${label}: answered ${describeAnswer(a)}, neither 201 nor an answer to retry`);
     }
@@ -127,13 +129,14 @@ function judge(name: string, fault: string, tracked: Tracked[], stored: StoredCr
       if (!records.some((r) => r.clientId === clientId)) {
         problems.push(`${label}: the client got ${clientId}, but the stored credentials are ${records.map((r) => r.clientId).join(', ') || 'none'}`);
       }
-      const again = t.replay?.created;
+      const again = t.replay?.created ?? t.replay?.refused;
+      const secrets = [created.body?.api_key, created.body?.client_secret].map(String);
       if (!again) problems.push(`${label}: sent again after its 201, answered ${tally(t.replay?.answers ?? [])}`);
-      else if (again.body?.client_id !== clientId) problems.push(`${label}: sent again after 201 ${clientId}, got a second set ${String(again.body?.client_id)}`);
-      else if (!again.replayed) problems.push(`${label}: sent again after its 201, got ${clientId} without Idempotent-Replayed: true`);
-      else if (again.body?.api_key !== created.body?.api_key) problems.push(`${label}: the replay of ${clientId} carries another API key`);
+      else if (again.status === 201) problems.push(`${label}: sent again after 201 ${clientId}, got credentials again (${String(again.body?.client_id)})`);
+      else if (again.status !== 409 || again.code !== 'idempotency_key_reused') problems.push(`${label}: sent again after its 201, answered ${describeAnswer(again)}, not 409 idempotency_key_reused`);
+      else if (secrets.some((secret) => JSON.stringify(again.body).includes(secret))) problems.push(`${label}: the refused repeat of ${clientId} carries its secrets`);
       if (t.me?.status === 200 && t.me.body?.id === clientId) usable += 1;
-      else if (again) problems.push(`${label}: the API key of ${clientId} does not authenticate: GET /v1/me answered ${t.me ? describeAnswer(t.me) : 'nothing'}`);
+      else problems.push(`${label}: the API key of ${clientId} does not authenticate: GET /v1/me answered ${t.me ? describeAnswer(t.me) : 'nothing'}`);
     }
 
     // The address's day counts the credentials stored for it, nothing else.

@@ -119,7 +119,7 @@ describe('fault drills', () => {
     expect(report.problems).toEqual([]);
   });
 
-  it('never hands out a second set of credentials for one Idempotency-Key when identity is killed mid-burst', async () => {
+  it('never hands out a second set of credentials, nor one set\'s secrets twice, for one Idempotency-Key when identity is killed mid-burst', async () => {
     const report = await drill(() =>
       runKeyDrill(system, {
         name: 'identity-killed',

@@ -42,15 +42,23 @@ export function keyRoutes(deps: RouteDeps, idem: KeyIdempotency): Router {
   const router = Router();
   const env = { publicBaseUrl: deps.publicBaseUrl };
   // Anonymous callers share nothing but their address; the sandbox flag keeps
-  // a production and a sandbox call with the same key and body apart.
+  // a production and a sandbox call with the same key and body apart. An
+  // address is not a caller (NAT, a shared proxy), so the secrets, shown once,
+  // are never replayed: a repeat creates nothing and gets 409 (see
+  // docs/decisions/keys-idempotency.md).
   const replay = idempotency({
     redis: idem.redis,
     keyPrefix: idem.keyPrefix,
     bodyCodec: idem.bodyCodec,
     scope: (req) => `ip:${req.ctx.ip}${req.ctx.sandbox ? ':sandbox' : ''}`,
     ...(idem.lockSeconds ? { lockSeconds: idem.lockSeconds } : {}),
+    onceOnly: () =>
+      appError('idempotency_key_reused', 'Credentials were already created for this Idempotency-Key; their secrets are shown once only, in the first answer.', {
+        hint: 'Use the api_key and client_secret of the first answer. To create other credentials, send a new Idempotency-Key.',
+      }),
     // The first attempt died after binding: its credentials were handed to
-    // nobody yet may exist, so they are the answer; never a second set.
+    // nobody yet may exist, so they are the answer, given this once; never a
+    // second set.
     recover: async ({ resource, response, res }) => {
       const record = response ? await deps.store.findByClientId(resource) : null;
       if (!response || !record) return false;
@@ -93,6 +101,8 @@ export function keyRoutes(deps: RouteDeps, idem: KeyIdempotency): Router {
             }),
         ),
       );
+      // Finished before the answer goes out: a crash in between leaves a repeat refused, never given the secrets twice.
+      await idempotencyOf(res)?.finish(201);
       deps.counters.credentialsCreated.inc({ origin: 'api_key', mode: created.record.mode });
       req.log.info({ clientId: created.clientId, mode: created.record.mode }, 'api key created');
 
