@@ -17,6 +17,8 @@ export interface Answer {
   /** Why no answer came. */
   error?: string;
   rateLimit?: string;
+  /** The `Retry-After` header, when the answer had one. */
+  retryAfter?: string;
 }
 
 export interface Outcome {
@@ -61,6 +63,7 @@ export async function send(
       replayed: res.headers.get('idempotent-replayed') === 'true',
       body,
       rateLimit: res.headers.get('ratelimit') ?? undefined,
+      retryAfter: res.headers.get('retry-after') ?? undefined,
     };
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;

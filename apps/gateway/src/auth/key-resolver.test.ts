@@ -90,6 +90,32 @@ describe('createKeyResolver', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('answers stale keys without asking identity while it is away, and tries it again once per interval in the background', async () => {
+    let down = false;
+    let calls = 0;
+    const identity = {
+      introspect: async () => {
+        calls++;
+        if (down) throw new TypeError('fetch failed');
+        return active;
+      },
+    } as unknown as IdentityClient;
+    const resolve = createKeyResolver({ identity, ttlMs: 1, retryAfterFailureMs: 50 });
+    await resolve(KEY, ctx);
+    down = true;
+    await pause(5);
+
+    const during = [await resolve(KEY, ctx), await resolve(KEY, ctx), await resolve(KEY, ctx)];
+    const askedWhileAway = calls;
+    await pause(60);
+    await resolve(KEY, ctx);
+    const askedAfterInterval = calls;
+
+    expect(during.map((p) => p?.id)).toEqual([known.id, known.id, known.id]);
+    expect(askedWhileAway).toBe(2);
+    expect(askedAfterInterval).toBe(3);
+  });
+
   it('refuses an expired key once the stale bound passed while identity is unreachable', async () => {
     const { identity } = identityAnswering(active, new TypeError('fetch failed'));
     const resolve = createKeyResolver({ identity, ttlMs: 1, staleMs: 20 });

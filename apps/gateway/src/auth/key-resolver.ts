@@ -19,7 +19,7 @@ export interface KeyResolverOptions {
   staleMs?: number;
   /** A refresh of a stale key waits this long for identity before the stale principal answers (the refresh goes on). */
   staleWaitMs?: number;
-  /** After identity failed, stale keys pass without asking it for this long. */
+  /** While identity is away, stale keys pass without waiting for it, and it is tried again at most this often. */
   retryAfterFailureMs?: number;
 }
 
@@ -83,7 +83,10 @@ export function createKeyResolver({
     },
   });
   const hashOf = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
-  let identityFailedAt = -Infinity;
+  // Identity as this process last saw it: away after an outage answer or a
+  // refresh that came too late, back with the next answer it gives.
+  let identityAway = false;
+  let lastTry = -Infinity;
 
   function fresh(apiKey: string): Principal | null {
     return cache.get(hashOf(apiKey))?.principal ?? null;
@@ -95,26 +98,47 @@ export function createKeyResolver({
     return entry?.principal && cache.getRemainingTTL(hash) > -staleMs ? entry.principal : null;
   }
 
+  function awayNow(): void {
+    identityAway = true;
+    lastTry = Date.now();
+  }
+
   function introspect(hash: string, lookup: Lookup): Promise<Principal | null> {
     return cache.fetch(hash, { context: lookup }).then(
-      (resolved) => resolved?.principal ?? null,
+      (resolved) => {
+        identityAway = false;
+        return resolved?.principal ?? null;
+      },
       (err: unknown) => {
-        if (isIdentityUnavailable(err)) identityFailedAt = Date.now();
+        if (isIdentityUnavailable(err)) awayNow();
         throw err;
       },
     );
   }
 
-  /** A refresh of a stale key: identity's answer if it comes in time, the stale principal if identity is away. */
+  /**
+   * A refresh of a stale key. While identity is away the stale principal
+   * answers at once, and one lookup per `retryAfterFailureMs` tries identity
+   * in the background; otherwise identity's answer if it comes within
+   * `staleWaitMs`, the stale principal if it fails or is late.
+   */
   async function refresh(hash: string, lookup: Lookup, stale: Principal): Promise<Principal | null> {
-    if (Date.now() - identityFailedAt < retryAfterFailureMs) return stale;
+    if (identityAway) {
+      if (Date.now() - lastTry >= retryAfterFailureMs) {
+        lastTry = Date.now();
+        introspect(hash, lookup).catch(ignore);
+      }
+      return stale;
+    }
     const answer = introspect(hash, lookup);
     answer.catch(ignore);
     const timer = new AbortController();
     const late = delay(staleWaitMs, LATE, { signal: timer.signal, ref: false }).catch((): typeof LATE => LATE);
     try {
       const principal: Principal | null | typeof LATE = await Promise.race([answer, late]);
-      return principal === LATE ? stale : principal;
+      if (principal !== LATE) return principal;
+      awayNow();
+      return stale;
     } catch (err) {
       if (isIdentityUnavailable(err)) return stale;
       throw err;
