@@ -7,7 +7,7 @@ const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`)
 
 export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEnv.shape).extend({
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Public HTTP port (0 = any free port)'),
-  GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Admin port: /metrics and /healthz; never publish it (0 = any free port)'),
+  GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Admin port: /metrics, /dependencies and /healthz; never publish it (0 = any free port)'),
   CATALOG_URL: serviceUrl(8081).describe('catalog service'),
   SHOPS_URL: serviceUrl(8082).describe('shops service'),
   REQUESTS_URL: serviceUrl(8083).describe('requests service'),

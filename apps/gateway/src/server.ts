@@ -9,6 +9,7 @@ import {
   redisTopologyOf,
   listen,
   type Logger,
+  type RedisClient,
   type RunningService,
 } from '@msa/service-kit';
 import { createRedis, pingRedis } from '@msa/service-kit/redis';
@@ -25,6 +26,23 @@ export interface GatewayServiceDeps {
 
 export interface RunningGateway extends RunningService {
   adminUrl: string;
+}
+
+/** How long a starting gateway waits for its Redis connection before it serves with limits counted in memory. */
+const STARTUP_REDIS_WAIT_MS = 2_000;
+
+/** Resolves once `redis` is ready, or after `ms` whatever its state. */
+function connectedWithin(redis: RedisClient, ms: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
 }
 
 async function upstreamReady(name: string, url: string): Promise<void> {
@@ -103,6 +121,9 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     redis: () => pingRedis(redis),
     ...Object.fromEntries(Object.entries(upstreams).map(([name, url]) => [name, () => upstreamReady(name, url)])),
   });
+  // Without an offline queue, requests before the connection is up count in
+  // memory; beside a working Redis the first ones count across replicas too.
+  await connectedWithin(redis, STARTUP_REDIS_WAIT_MS);
   const listenOptions = { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL };
   // Node's own clocks: headers within HEADERS_TIMEOUT_MS; the whole request
   // as a backstop behind the body deadline, which answers first.
