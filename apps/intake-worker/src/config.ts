@@ -58,6 +58,11 @@ export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
     LOGO_MAX_BYTES: positiveInt(LIMITS.logoMaxBytes).describe('Largest logo accepted; the download stops past it'),
     LOGO_TOTAL_MAX_BYTES: positiveInt(12 * 1024 * 1024).describe('Logo bytes attached to one operator e-mail at most'),
     LOGO_TIMEOUT_MS: positiveInt(10_000).describe('Time limit of one logo download, redirects included'),
+    LOGO_JOB_BUDGET_MS: positiveInt(30_000).describe('Time limit of all logo downloads of one shop request together; logos not loaded by then become notes'),
+    LOGO_PARALLEL_DOWNLOADS: positiveInt(4).describe('Logos of one shop request downloaded at the same time'),
+    CONFIRMATION_MAILS_PER_ADDRESS_PER_DAY: positiveInt(3).describe(
+      'Confirmation e-mails to one contact address per UTC day, whatever credential made the requests; further requests reach the operator without one',
+    ),
     ADMIN_USER: z.string().min(1).optional().describe('Basic-auth user of the queue UI at /admin/queues; unset: UI off'),
     ADMIN_PASSWORD: z.string().min(1).optional().describe('Basic-auth password of the queue UI'),
   })

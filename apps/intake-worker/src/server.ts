@@ -20,6 +20,7 @@ import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
 import { runIntake, type IntakeDeps } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
 import { runMailJob, type MailJobDeps } from './mail-jobs/run-mail-job.js';
+import { createConfirmationLimit } from './mail/confirmation-limit.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
 import { createMailWorker } from './mail-worker.js';
@@ -147,7 +148,19 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
       maxBytes: config.LOGO_MAX_BYTES,
       timeoutMs: config.LOGO_TIMEOUT_MS,
       totalMaxBytes: config.LOGO_TOTAL_MAX_BYTES,
+      jobBudgetMs: config.LOGO_JOB_BUDGET_MS,
+      parallel: config.LOGO_PARALLEL_DOWNLOADS,
     },
+    confirmations: createConfirmationLimit({
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      perDay: config.CONFIRMATION_MAILS_PER_ADDRESS_PER_DAY,
+      secret: config.INTERNAL_AUTH_SECRET,
+    }),
+    confirmationsHeld: metrics.counter(
+      'intake_confirmations_held_total',
+      'Confirmation e-mails held back because their address reached its daily limit (the operator e-mail says so)',
+    ),
     logger,
     stepDuration,
   };

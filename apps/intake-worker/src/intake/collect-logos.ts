@@ -1,11 +1,16 @@
 import type { ShopRequestBody } from '@msa/contracts';
 import { fetchLogo, type LogoFetchOptions, type LogoFetchResult } from '../logos/fetch-logo.js';
+import type { SvgSanitised } from '../logos/sanitise-svg.js';
 import type { StoredLogo } from '../store/intake-store.js';
 import type { JobLog } from './run-intake.js';
 
 export interface CollectOptions extends LogoFetchOptions {
   /** Logo bytes attached to one e-mail at most; later logos become notes. */
   totalMaxBytes: number;
+  /** Time for all downloads of the request together. */
+  jobBudgetMs: number;
+  /** Downloads at the same time. */
+  parallel: number;
   log: JobLog;
   fetch?: (url: string, opts: LogoFetchOptions) => Promise<LogoFetchResult>;
 }
@@ -22,45 +27,112 @@ export function logoUrlsOf(body: ShopRequestBody): string[] {
 }
 
 /**
- * Downloads the logos one after another, so one request holds at most one
- * logo in flight plus what is attached. A logo that cannot be used becomes a
- * note for the operator: the request is delivered either way.
+ * Downloads the logos, up to `parallel` at once, within one time budget for
+ * the request and the attachment budget: a download starts only with room
+ * for its whole cap (`maxBytes`, or what is left of the budget), so the
+ * bytes read never exceed what may be attached, and once the budget is
+ * spent the rest are not downloaded at all. A logo that cannot be used
+ * becomes a note for the operator: the request is delivered either way.
  */
 export async function collectLogos(urls: string[], opts: CollectOptions): Promise<StoredLogo[]> {
   const logos: StoredLogo[] = [];
+  const deadline = Date.now() + opts.jobBudgetMs;
   let attachedBytes = 0;
-  for (const [i, url] of urls.entries()) {
-    const result = await (opts.fetch ?? fetchLogo)(url, opts);
+  let reservedBytes = 0;
+  const running = new Set<Promise<void>>();
+  let failure: unknown;
+
+  const collect = async (i: number, url: string, cap: number, timeoutMs: number) => {
+    const result = await (opts.fetch ?? fetchLogo)(url, { ...opts, maxBytes: cap, timeoutMs });
     if (!result.ok) {
       opts.log.warn({ logoUrl: url, reason: result.reason, detail: result.detail }, 'logo not attached');
-      logos.push({ url, note: refusalNote(result, opts) });
-      continue;
+      logos[i] = { url, note: refusalNote(result, opts, { cap, timeoutMs }) };
+      return;
     }
-    if (attachedBytes + result.data.length > opts.totalMaxBytes) {
+    let data = result.data;
+    if (result.type === 'svg') {
+      const { sanitiseSvg } = await import('../logos/sanitise-svg.js');
+      let sanitised: SvgSanitised;
+      try {
+        sanitised = sanitiseSvg(data);
+      } catch (err) {
+        sanitised = { ok: false, reason: `not readable (${err instanceof Error ? err.message : String(err)})` };
+      }
+      if (!sanitised.ok) {
+        opts.log.warn({ logoUrl: url, reason: 'unsafe_svg', detail: sanitised.reason }, 'logo not attached');
+        logos[i] = { url, note: `abgelehnt: SVG-Datei ließ sich nicht sicher bereinigen (${sanitised.reason}); nicht angehängt` };
+        return;
+      }
+      data = sanitised.data;
+    }
+    // The reservation kept room for the download; a sanitised SVG may be a few bytes longer.
+    if (attachedBytes + data.length > opts.totalMaxBytes) {
       opts.log.warn({ logoUrl: url, attachedBytes }, 'logo not attached: e-mail size limit');
-      logos.push({ url, note: `nicht angehängt: alle Logos zusammen wären größer als ${megabytes(opts.totalMaxBytes)}; bitte über den Link laden` });
-      continue;
+      logos[i] = { url, note: budgetNote(opts) };
+      return;
     }
-    attachedBytes += result.data.length;
-    logos.push({
+    attachedBytes += data.length;
+    logos[i] = {
       url,
       filename: logoFilename(i + 1, url, result.type === 'jpeg' ? 'jpg' : result.type),
       contentType: result.contentType,
-      size: result.data.length,
-      data: result.data,
-    });
+      size: data.length,
+      data,
+    };
+  };
+
+  for (const [i, url] of urls.entries()) {
+    // Wait for a free slot with room for a whole download (with nothing running, there always is).
+    for (;;) {
+      const cap = Math.min(opts.maxBytes, opts.totalMaxBytes - attachedBytes);
+      if (running.size === 0 || (running.size < opts.parallel && attachedBytes + reservedBytes + cap <= opts.totalMaxBytes)) break;
+      await Promise.race(running);
+    }
+    const cap = Math.min(opts.maxBytes, opts.totalMaxBytes - attachedBytes);
+    const left = deadline - Date.now();
+    if (cap <= 0) {
+      logos[i] = { url, note: budgetNote(opts) };
+      continue;
+    }
+    if (left <= 0) {
+      opts.log.warn({ logoUrl: url, reason: 'job_budget' }, 'logo not attached');
+      logos[i] = { url, note: `nicht geladen: die Zeit für alle Logos dieser Anfrage (${seconds(opts.jobBudgetMs)}) war um` };
+      continue;
+    }
+    reservedBytes += cap;
+    const task: Promise<void> = collect(i, url, cap, Math.min(opts.timeoutMs, left))
+      .catch((err: unknown) => {
+        // Only a failed import of the sanitiser gets here: a broken build, which must not pass as a refused logo.
+        failure ??= err;
+      })
+      .finally(() => {
+        reservedBytes -= cap;
+        running.delete(task);
+      });
+    running.add(task);
   }
+  await Promise.all(running);
+  if (failure) throw failure;
   return logos;
 }
 
-function refusalNote(result: Extract<LogoFetchResult, { ok: false }>, opts: CollectOptions): string {
+function budgetNote(opts: CollectOptions): string {
+  return `nicht angehängt: alle Logos zusammen wären größer als ${megabytes(opts.totalMaxBytes)}; bitte über den Link laden`;
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 1000)} s`;
+}
+
+function refusalNote(result: Extract<LogoFetchResult, { ok: false }>, opts: CollectOptions, used: { cap: number; timeoutMs: number }): string {
   switch (result.reason) {
     case 'invalid_url':
       return `nicht geladen: keine http(s)-Adresse (${result.detail})`;
     case 'forbidden_address':
       return `nicht geladen: die Adresse ist nicht öffentlich; aus Sicherheitsgründen gesperrt (${result.detail})`;
     case 'too_large':
-      return `nicht angehängt: Datei größer als ${megabytes(opts.maxBytes)}`;
+      // Cut short by what was left of the attachment budget, not by the size limit of one logo.
+      return used.cap < opts.maxBytes ? budgetNote(opts) : `nicht angehängt: Datei größer als ${megabytes(opts.maxBytes)}`;
     case 'not_an_image':
       return 'nicht angehängt: keine PNG-, JPEG- oder SVG-Datei';
     case 'http_status':
@@ -68,7 +140,9 @@ function refusalNote(result: Extract<LogoFetchResult, { ok: false }>, opts: Coll
     case 'too_many_redirects':
       return `nicht geladen: zu viele Weiterleitungen (${result.detail})`;
     case 'timeout':
-      return `nicht geladen: keine vollständige Antwort innerhalb von ${Math.round(opts.timeoutMs / 1000)} s`;
+      return used.timeoutMs < opts.timeoutMs
+        ? `nicht geladen: die Zeit für alle Logos dieser Anfrage (${seconds(opts.jobBudgetMs)}) war um`
+        : `nicht geladen: keine vollständige Antwort innerhalb von ${seconds(opts.timeoutMs)}`;
     case 'network':
       return `nicht geladen: nicht erreichbar (${result.detail})`;
   }

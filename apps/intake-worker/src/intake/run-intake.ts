@@ -12,15 +12,20 @@
  * at-least-once window, README). The list entry is written together with
  * its marker, which is also its step's record, so it is never written twice.
  *
+ * Before the operator e-mail the confirmation limit decides whether the
+ * confirmation may go out (the same answer on every attempt); the operator
+ * e-mail says so when it is held back.
+ *
  * Redis calls of a delivery without logos: the read (which marks the
- * operator e-mail begun), the operator e-mail's record (which marks the
- * confirmation begun) and the list entry.
+ * operator e-mail begun), the confirmation limit, the operator e-mail's
+ * record (which marks the confirmation begun) and the list entry.
  */
 import { IntakeJob, shopTypeOf, type Quote } from '@msa/contracts';
 import type { Logger } from '@msa/service-kit';
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Histogram } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
 import type { LogoFetchOptions } from '../logos/fetch-logo.js';
+import type { ConfirmationDecision, ConfirmationLimit } from '../mail/confirmation-limit.js';
 import { buildContactMail } from '../mail/contact-mail.js';
 import type { MailSettings } from '../mail/mail-settings.js';
 import { failedBeforeData, type Mailer } from '../mail/mailer.js';
@@ -33,9 +38,13 @@ export interface IntakeDeps {
   store: IntakeStore;
   mailer: Mailer;
   mail: MailSettings;
-  logos: LogoFetchOptions & { totalMaxBytes: number };
+  logos: LogoFetchOptions & { totalMaxBytes: number; jobBudgetMs: number; parallel: number };
+  /** Bounds the confirmations to one address per day. */
+  confirmations: ConfirmationLimit;
   logger: Logger;
   stepDuration?: Histogram;
+  /** Confirmations held back by the daily limit. */
+  confirmationsHeld?: Counter;
 }
 
 export interface IntakeOutcome {
@@ -93,8 +102,16 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
     }
   };
 
+  // Records of earlier versions may show the confirmation sent; then nothing is left to decide.
+  let confirmation: ConfirmationDecision = 'send';
+  if (!state.contact) {
+    const decided = await deps.confirmations.decide(id, data.body.organization.email);
+    confirmation = decided.decision;
+    if (confirmation === 'hold' && decided.first) deps.confirmationsHeld?.inc();
+  }
+
   if (!state.operator) {
-    const message = buildOperatorMail(data, logos ?? [], deps.mail);
+    const message = buildOperatorMail(data, logos ?? [], deps.mail, { confirmation });
     await sendOnce('operator', operatorMarked, () => deps.mailer.send('operator', id, message));
     // Stored logos go with this record; a request without them has none to delete.
     await store.record(id, 'operator', { next: 'contact', logos: state.logos || logoUrls.length ? 'delete' : undefined });
@@ -102,20 +119,22 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
   }
 
   // Records of earlier versions mark the confirmation sent; now the list entry's marker does.
-  if (!state.contact) {
+  if (confirmation === 'hold') {
+    log.info('confirmation e-mail held back: the daily limit for its address is reached');
+  } else if (!state.contact) {
     const message = buildContactMail(data, deps.mail);
     await sendOnce('contact', !state.operator, () => deps.mailer.send('confirmation', id, message));
     log.info('confirmation e-mail sent');
   }
 
   // The last step records itself: the entry and its marker are written in one script.
-  const entry = await timed('list', () => store.appendListEntry(id, listFields(data, logoNotes)));
+  const entry = await timed('list', () => store.appendListEntry(id, listFields(data, logoNotes, { confirmation })));
   log.info({ listEntry: entry }, 'shop request delivered');
   return { list_entry: entry };
 }
 
 /** The essentials of the internal request list; the e-mail carries the rest. */
-export function listFields(job: IntakeJob, logoNotes: string[]): Record<string, string> {
+export function listFields(job: IntakeJob, logoNotes: string[], marks: { confirmation?: ConfirmationDecision } = {}): Record<string, string> {
   const org = job.body.organization;
   return {
     request_id: job.request_id,
@@ -130,6 +149,9 @@ export function listFields(job: IntakeJob, logoNotes: string[]): Record<string, 
     design_service: String(job.body.design_service),
     logo_notes: logoNotes.join(' | '),
     owner_id: job.owner_id,
+    // `confirmed`: made through the consent page by a person who confirmed an address; else a key alone.
+    submitter_status: job.submitter ? 'confirmed' : 'unconfirmed',
+    confirmation_mail: marks.confirmation === 'hold' ? 'held_back' : 'sent',
     // Only when the submitter confirmed their address: other entries stay as they were.
     ...(job.submitter
       ? {

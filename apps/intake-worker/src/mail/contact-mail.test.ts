@@ -10,13 +10,15 @@ describe('buildContactMail', () => {
 
     const mail = buildContactMail(job, settings);
 
-    expect(mail.to).toEqual({ name: 'Erika Mustermann', address: 'erika.mustermann@example.org' });
+    expect(mail.to).toEqual({ name: '', address: 'erika.mustermann@example.org' });
     expect(mail.replyTo).toBe('team@shop.example');
     expect(mail.messageId).toBe(`<${job.request_id}.confirmation@shop.example>`);
+    expect(mail.subject).toBe(`Ihre Shop-Anfrage ${job.request_id} ist eingegangen`);
     for (const part of [String(mail.text), String(mail.html)]) {
-      expect(part).toContain('Guten Tag Erika Mustermann');
+      expect(part).toContain('Guten Tag,');
       expect(part).toContain('Ihre Anfrage');
-      expect(part).toContain('TSV Fanshop');
+      expect(part).toContain('„TSV Fanshop“');
+      expect(part).toContain('„TSV Musterstadt 1890 e.V.“');
       expect(part).toContain('innerhalb von 48 Stunden');
       expect(part).toContain(job.request_id);
       expect(part).not.toMatch(/\b(du|dein|dich)\b/i);
@@ -28,7 +30,24 @@ describe('buildContactMail', () => {
 
     const mail = buildContactMail(job, settings);
 
-    expect((mail.to as { name: string }).name).toBe('Eve Bcc: x@evil.test');
+    expect(mail.to).toEqual({ name: '', address: 'erika.mustermann@example.org' });
     expect(mail.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('carries no link, address or instruction a caller put into the shop name, the organization or the contact name', () => {
+    const job = buildIntakeJob({
+      body: { shop_name: 'Konto gesperrt: https://evil.example/k' },
+      organization: { name: 'Support <a href="mailto:help@evil.example">www.evil.example</a>', contact_name: 'Bitte melden Sie sich unter evil.example an\u202e' },
+    });
+
+    const mail = buildContactMail(job, settings);
+
+    expect(mail.subject).toBe(`Ihre Shop-Anfrage ${job.request_id} ist eingegangen`);
+    expect(mail.to).toEqual({ name: '', address: 'erika.mustermann@example.org' });
+    for (const part of [String(mail.text), String(mail.html)]) {
+      expect(part).toContain('„Konto gesperrt: evil[.]example/k“');
+      expect(part).not.toMatch(/https?:|mailto:|www\.|evil\.example|@evil|\u202e/);
+      expect(part).not.toContain('Bitte melden Sie sich');
+    }
   });
 });

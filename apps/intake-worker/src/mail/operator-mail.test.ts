@@ -145,15 +145,34 @@ describe('buildOperatorMail with a confirmed submitter', () => {
     expect(String(mail.text)).not.toContain('y'.repeat(100));
   });
 
-  it('writes a request without a confirmed submitter exactly as before', () => {
+  it('marks a request a key alone made as unconfirmed, in the subject and on the second line', () => {
     const job = buildIntakeJob();
 
     const mail = buildOperatorMail(job, [], settings);
 
-    expect(String(mail.text)).not.toContain('bestätigt');
+    expect(mail.subject).toMatch(/^\[unbestätigt\] Neue Shop-Anfrage: /);
+    expect(String(mail.text).split('\n')[1]).toMatch(/^Absender-Adresse unbestätigt: /);
+    expect(String(mail.text)).not.toContain('Absender-Adresse bestätigt');
     expect(String(mail.text)).not.toContain('OAuth-Client');
-    expect(String(mail.text).split('\n')[1]).toBe('Eine Antwort auf diese E-Mail geht an die Ansprechperson.');
     expect(JSON.parse(String(mail.attachments?.at(-1)?.content))).not.toHaveProperty('submitter');
+  });
+
+  it('marks a request with a confirmed submitter as confirmed in the subject', () => {
+    const mail = buildOperatorMail(buildIntakeJob({ submitter }), [], settings);
+
+    expect(mail.subject).toMatch(/^\[bestätigt\] Neue Shop-Anfrage: /);
+  });
+});
+
+describe('buildOperatorMail with the confirmation held back', () => {
+  it('tells the operator on the third line that the contact got no confirmation', () => {
+    const job = buildIntakeJob();
+
+    const held = String(buildOperatorMail(job, [], settings, { confirmation: 'hold' }).text).split('\n');
+    const sent = String(buildOperatorMail(job, [], settings, { confirmation: 'send' }).text);
+
+    expect(held[2]).toMatch(/^Bestätigungs-E-Mail zurückgehalten: an erika\.mustermann@example\.org gingen heute schon /);
+    expect(sent).not.toContain('zurückgehalten');
   });
 });
 

@@ -2,6 +2,7 @@ import { DEFAULT_DESIGN_POSITION, shopTypeOf, type ConfirmedSubmitter, type Inta
 import { getOrBuild } from '@msa/service-kit';
 import type { SendMailOptions } from 'nodemailer';
 import type { StoredLogo } from '../store/intake-store.js';
+import type { ConfirmationDecision } from './confirmation-limit.js';
 import { clip, oneLine, renderHtml, renderText, type Row, type Section } from './layout.js';
 import { messageIdFor, traceHeaders, type MailSettings } from './mail-settings.js';
 
@@ -53,8 +54,18 @@ export function formatCreatedAt(iso: string): string {
  * The e-mail to the operator team: every field of the shop request in a
  * German layout, the usable logos and the request as JSON attached, and
  * Reply-To set to the contact so a reply reaches the organization.
+ *
+ * The subject starts with `[bestätigt]` or `[unbestätigt]`: whether a person
+ * confirmed an address (the consent page) or a key alone made the request;
+ * the second line says the same in words, and a confirmation the daily
+ * limit held back is said on the line after.
  */
-export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings: MailSettings): SendMailOptions {
+export function buildOperatorMail(
+  job: IntakeJob,
+  logos: StoredLogo[],
+  settings: MailSettings,
+  marks: { confirmation?: ConfirmationDecision } = {},
+): SendMailOptions {
   const { body, result, request_id: id } = job;
   const org = body.organization;
   const shopType = shopTypeOf(org.type);
@@ -120,7 +131,13 @@ export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings:
   const title = `Neue Shop-Anfrage: ${body.shop_name}`;
   const intro = [
     `Neue Shop-Anfrage ${id} von ${oneLine(org.name)} (${oneLine(org.contact_name)}).`,
-    ...(job.submitter ? [confirmedSubmitterLine(job.submitter, org.email)] : []),
+    job.submitter ? confirmedSubmitterLine(job.submitter, org.email) : UNCONFIRMED_LINE,
+    ...(marks.confirmation === 'hold'
+      ? [
+          `Bestätigungs-E-Mail zurückgehalten: an ${oneLine(org.email)} gingen heute schon so viele Bestätigungen, wie eine Adresse am Tag bekommt. ` +
+            'Die Ansprechperson weiß von dieser Anfrage nichts; bitte prüfen, ob sie echt ist, bevor Sie antworten.',
+        ]
+      : []),
     'Eine Antwort auf diese E-Mail geht an die Ansprechperson.',
   ];
   const attachments: NonNullable<SendMailOptions['attachments']> = logos
@@ -136,7 +153,7 @@ export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings:
     from: settings.from,
     to: settings.operatorEmail,
     replyTo: { name: oneLine(org.contact_name), address: org.email },
-    subject: oneLine(`Neue Shop-Anfrage: ${body.shop_name} – ${org.name} (${id})`),
+    subject: oneLine(`${job.submitter ? '[bestätigt]' : '[unbestätigt]'} Neue Shop-Anfrage: ${body.shop_name} – ${org.name} (${id})`),
     messageId: messageIdFor(id, 'operator', settings),
     headers: { ...traceHeaders(job), 'X-Shop-Request-Id': id },
     text: renderText(intro, sections),
@@ -144,6 +161,10 @@ export function buildOperatorMail(job: IntakeJob, logos: StoredLogo[], settings:
     attachments,
   };
 }
+
+/** A key alone made the request: nobody showed that the contact address is theirs. */
+const UNCONFIRMED_LINE =
+  'Absender-Adresse unbestätigt: die Anfrage kam mit einem API-Schlüssel ohne bestätigte E-Mail-Adresse; Name und Kontakt-E-Mail sind Angaben des Aufrufers.';
 
 /**
  * The person behind the request confirmed this address with an e-mailed code
