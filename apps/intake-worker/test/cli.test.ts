@@ -86,6 +86,39 @@ describe('the list command', () => {
   });
 });
 
+describe('the list command and caller text that drives a terminal', () => {
+  const HOSTILE = {
+    shop_name: 'Shop\u001b[2J\u001b]0;owned\u0007 \u009b31m\u007f',
+    contact_name: 'Eve\r\nrequest_id: req_forged \u202eexe.txt',
+  };
+
+  it('prints escape sequences, CR/LF, BEL, DEL, C1 controls and bidi overrides escaped, never raw', async () => {
+    const job = buildIntakeJob({ body: { shop_name: HOSTILE.shop_name }, organization: { contact_name: HOSTILE.contact_name } });
+    await worker.add(job);
+    await worker.waitForState(job.request_id, 'completed');
+
+    const { stdout: text } = await cli('list.js', ['--count', '1']);
+    const { stdout: json } = await cli('list.js', ['--json', '--count', '1']);
+
+    for (const out of [text, json]) {
+      // Only the line ends of the output itself.
+      // eslint-disable-next-line no-control-regex
+      expect(out.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    }
+    expect(text).toContain('Shop\\x1b[2J\\x1b]0;owned\\x07 \\x9b31m\\x7f');
+    expect(text).toContain('contact:      Eve\\r\\nrequest_id: req_forged \\u202eexe.txt <erika.mustermann@example.org>');
+    expect(text.split('\n').filter((line) => line.startsWith('request_id'))).toEqual([]);
+    expect(JSON.parse(json.trim())).toMatchObject({ shop_name: HOSTILE.shop_name, contact_name: HOSTILE.contact_name });
+  });
+
+  it('shows that a request was made with a key alone', async () => {
+    const { stdout } = await cli('list.js', ['--count', '1']);
+
+    expect(stdout).toContain('  address:      unconfirmed (made with a key alone)');
+    expect(stdout).not.toContain('confirmation: held back');
+  });
+});
+
 describe('the retry-failed command', () => {
   it('re-queues failed jobs, which then run with fresh attempts', async () => {
     const jobId = 'req_00000000000000aa';
