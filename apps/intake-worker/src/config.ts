@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { LIMITS } from '@msa/contracts';
 import { CommonEnv, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
@@ -65,6 +66,12 @@ export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
     ),
     ADMIN_USER: z.string().min(1).optional().describe('Basic-auth user of the queue UI at /admin/queues; unset: UI off'),
     ADMIN_PASSWORD: z.string().min(1).optional().describe('Basic-auth password of the queue UI'),
+    QUEUE_UI_HOST: z
+      .string()
+      .refine((v) => isIP(v) !== 0 || v === 'localhost', 'must be an IP address or localhost')
+      .default('127.0.0.1')
+      .describe('Interface the queue UI listens on: loopback, reached with kubectl port-forward; never the pod network'),
+    QUEUE_UI_PORT: z.coerce.number().int().min(0).max(65535).default(8087).describe('Port of the queue UI, apart from the admin port (0 = any free port)'),
   })
   .superRefine((env, ctx) => {
     // The development defaults would send production mail nowhere.

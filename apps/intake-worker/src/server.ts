@@ -13,9 +13,8 @@ import {
 } from '@msa/service-kit';
 import { createRedis, pingRedis, throttledLog } from '@msa/service-kit/redis';
 import { Queue, type Worker } from 'bullmq';
-import { Router } from 'express';
 import { Gauge } from 'prom-client';
-import { ADMIN_UI_PATH, createApp, type AppDeps } from './app.js';
+import { createApp } from './app.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
 import { runIntake, type IntakeDeps } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
@@ -25,6 +24,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
 import { createMailWorker } from './mail-worker.js';
 import { backoffDelay, createRedisBackoff } from './redis-backoff.js';
+import { startQueueUi, type RunningQueueUi } from './queue-ui-server.js';
 import { createIntakeStore } from './store/intake-store.js';
 import { createIntakeWorker } from './worker.js';
 
@@ -37,6 +37,8 @@ export interface ServiceDeps {
 export interface RunningIntakeWorker extends RunningService {
   worker: Worker;
   queue: Queue;
+  /** Where the queue UI listens, when ADMIN_USER and ADMIN_PASSWORD are set. */
+  queueUiUrl?: string;
   /** The worker and queue of `mail` (consent codes). */
   mailWorker: Worker;
   mailQueue: Queue;
@@ -44,18 +46,6 @@ export interface RunningIntakeWorker extends RunningService {
 
 /** Longest /readyz waits for Redis; a worker connection would otherwise wait out the outage. */
 const READY_TIMEOUT_MS = 2_000;
-
-/**
- * The queue UI, loaded on its first request (behind basic auth), not at start:
- * bull-board is most of a worker's modules, and most workers never serve it.
- */
-function lazyQueueUi(queue: Queue): Router {
-  let ui: Promise<Router> | undefined;
-  return Router().use((req, res, next) => {
-    ui ??= import('./queue-ui.js').then((m) => m.createQueueUi(queue, ADMIN_UI_PATH));
-    ui.then((router) => router(req, res, next), next);
-  });
-}
 
 export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
   const domain = mailboxAddress(config.MAIL_FROM).split('@')[1] ?? 'localhost';
@@ -204,10 +194,6 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     maxDelayMs: backoff.max,
   });
 
-  const admin: AppDeps['admin'] =
-    config.ADMIN_USER && config.ADMIN_PASSWORD
-      ? { ui: lazyQueueUi(queue), user: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
-      : null;
   const app = createApp({
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -216,12 +202,26 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
       if (redisBackoff.failure) throw new Error(`paused while Redis fails: ${redisBackoff.failure.message}`);
       await answerWithin(redisWorks(), READY_TIMEOUT_MS, 'Redis');
     },
-    admin,
   });
   let listening;
+  let queueUi: RunningQueueUi | null = null;
   try {
     listening = await listen(app, config.WORKER_PORT, { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL });
+    if (config.ADMIN_USER && config.ADMIN_PASSWORD) {
+      queueUi = await startQueueUi({
+        host: config.QUEUE_UI_HOST,
+        port: config.QUEUE_UI_PORT,
+        queue,
+        redis,
+        keyPrefix: config.REDIS_KEY_PREFIX,
+        user: config.ADMIN_USER,
+        password: config.ADMIN_PASSWORD,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        logger,
+      });
+    }
   } catch (err) {
+    if (listening) await closeServer(listening.server);
     redisBackoff.stop();
     await shutdown([worker, mailWorker], [queue, mailQueue], mailer, redis);
     throw err;
@@ -243,6 +243,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   return {
     url,
     port,
+    ...(queueUi ? { queueUiUrl: queueUi.url } : {}),
     worker,
     queue,
     mailWorker,
@@ -251,7 +252,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
       redisBackoff.stop();
       // Running jobs finish first; the admin server answers health checks meanwhile.
       await Promise.all([worker.close(), mailWorker.close()]);
-      await closeServer(server);
+      await Promise.all([closeServer(server), queueUi?.close()]);
       await shutdown([worker, mailWorker], [queue, mailQueue], mailer, redis);
     },
   };

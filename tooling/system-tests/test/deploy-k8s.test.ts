@@ -249,6 +249,67 @@ describe('infra/k8s', () => {
     expect(servicePorts).not.toContain(admin);
   });
 
+  describe.each(APPS)('%s on the cluster network', (app) => {
+    interface PolicyPeer {
+      namespaceSelector?: { matchLabels?: Record<string, string> };
+      podSelector?: unknown;
+      ipBlock?: unknown;
+    }
+    interface PolicyRule {
+      from?: PolicyPeer[];
+      ports?: { port: number | string }[];
+    }
+    interface NetworkPolicySpec {
+      podSelector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values: string[] }[] };
+      policyTypes: string[];
+      ingress?: PolicyRule[];
+    }
+    const labels = { 'app.kubernetes.io/name': app };
+    const selects = ({ podSelector }: NetworkPolicySpec) =>
+      Object.entries(podSelector.matchLabels ?? {}).every(([k, v]) => labels[k as keyof typeof labels] === v) &&
+      (podSelector.matchExpressions ?? []).every((e) => e.operator === 'In' && e.values.includes(labels[e.key as keyof typeof labels]));
+    const policies = () =>
+      base
+        .filter((d) => d.kind === 'NetworkPolicy')
+        .map((d) => d.spec as unknown as NetworkPolicySpec)
+        .filter((p) => selects(p) && p.policyTypes.includes('Ingress'));
+    /** Who may reach `port` (by number or container port name): 'anyone', 'monitoring', or nobody (an empty list). */
+    const reachableBy = (port: { name?: string; number: number }) =>
+      policies()
+        .flatMap((p) => p.ingress ?? [])
+        .filter((rule) => !rule.ports || rule.ports.some((p) => p.port === port.number || p.port === port.name))
+        .map((rule) => {
+          if (!rule.from) return 'anyone';
+          const monitoringOnly = rule.from.every(
+            (peer) => !peer.podSelector && !peer.ipBlock && Object.keys(peer.namespaceSelector?.matchLabels ?? {}).length > 0 && peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring',
+          );
+          return monitoringOnly ? 'monitoring' : 'others';
+        });
+
+    it('keeps its admin port off the cluster network except for the monitoring namespace', async () => {
+      const container = containerOf(app);
+      const adminName = METRICS_PORT_VAR[app] ? 'metrics' : 'http';
+      const admin = { name: adminName, number: portNamed(container, adminName)! };
+
+      expect(policies().length).toBeGreaterThan(0);
+      expect([...new Set(reachableBy(admin))]).toEqual(['monitoring']);
+      if (METRICS_PORT_VAR[app]) expect(reachableBy({ name: 'http', number: portNamed(container, 'http')! })).toContain('anyone');
+    });
+
+    if (app === 'intake-worker') {
+      it('opens no port to the queue UI, which listens on loopback for kubectl port-forward', async () => {
+        const schema = await envSchemaOf(app);
+        const uiPort = Number(defaultOf(schema, 'QUEUE_UI_PORT'));
+        const env = { ...configMaps['msa-common'], ...configMaps['msa-intake-worker'] };
+
+        expect(defaultOf(schema, 'QUEUE_UI_HOST')).toBe('127.0.0.1');
+        expect(env.QUEUE_UI_HOST ?? '127.0.0.1').toBe('127.0.0.1');
+        expect(containerOf(app).ports?.map((p) => p.containerPort)).not.toContain(uiPort);
+        expect(reachableBy({ number: uiPort })).toEqual([]);
+      });
+    }
+  });
+
   it('commits no Secret and no secret value', () => {
     expect(all.filter((d) => d.kind === 'Secret')).toEqual([]);
     for (const data of Object.values(configMaps)) {
