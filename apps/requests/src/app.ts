@@ -28,6 +28,8 @@ export interface AppDeps {
   metrics: Metrics;
   counters: ShopRequestCounters;
   idempotencyLockSeconds?: number;
+  /** IPV6_LIMIT_PREFIX: an anonymous IPv6 caller counts (and owns) by this prefix. */
+  ipv6LimitPrefix?: number;
   now?: () => Date;
 }
 

@@ -1,9 +1,9 @@
 import { LIMITS } from '@msa/contracts';
-import { CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
+import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
 import { DEFAULT_MAX_STORED_BYTES } from './domain/stored-size.js';
 
-export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend({
+export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEnv.shape).extend({
   REQUESTS_PORT: z.coerce.number().int().min(0).max(65_535).default(8083).describe('HTTP port (0 = any free port)'),
   REQUESTS_ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9083).describe('Admin port: /metrics and /healthz, no internal auth; never routed by the gateway nor published (0 = any free port)'),
   CATALOG_URL: z

@@ -74,6 +74,7 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     quotes: createQuoteStore(redis, config.REDIS_KEY_PREFIX),
     quoteLifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
     idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
+    ipv6LimitPrefix: config.IPV6_LIMIT_PREFIX,
     catalog,
     intake,
     metrics,

@@ -256,7 +256,7 @@ describe('POST /v1/shop-requests', () => {
       expect(res.status).toBe(201);
       expect(res.body.sandbox).toBe(true);
       expect(res.body.next_steps).toContain('POST http://api.test.local/v1/keys');
-      expect((await h.store.get(res.body.id))?.ownerId).toBe('anon:203.0.113.7');
+      expect((await h.store.get(res.body.id))?.ownerId).toBe('anon:4:203.0.113.7');
     });
   });
 });

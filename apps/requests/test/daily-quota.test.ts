@@ -94,13 +94,25 @@ describe('daily shop request quotas', () => {
   });
 
   it('counts anonymous sandbox requests per IP', async () => {
-    await seed('sandbox', 'anon:203.0.113.9', 200);
+    await seed('sandbox', 'anon:4:203.0.113.9', 200);
 
     const sameIp = await h.post(buildShopRequest(), { principal: null, sandbox: true, ip: '203.0.113.9' });
+    const mappedIp = await h.post(buildShopRequest(), { principal: null, sandbox: true, ip: '::ffff:203.0.113.9' });
     const otherIp = await h.post(buildShopRequest(), { principal: null, sandbox: true, ip: '203.0.113.10' });
 
     expect(sameIp.status).toBe(429);
+    expect(mappedIp.status).toBe(429);
     expect(otherIp.status).toBe(201);
+  });
+
+  it('refuses anonymous sandbox requests from a new address of an IPv6 /64 that spent the day', async () => {
+    await seed('sandbox', 'anon:6:2001:db8:5:1::/64', 200);
+
+    const sameNetwork = await h.post(buildShopRequest(), { principal: null, sandbox: true, ip: '2001:db8:5:1:abcd::77' });
+    const otherNetwork = await h.post(buildShopRequest(), { principal: null, sandbox: true, ip: '2001:db8:5:2::1' });
+
+    expect(sameNetwork.status).toBe(429);
+    expect(otherNetwork.status).toBe(201);
   });
 
   it('stores nothing for a request over the limit', async () => {

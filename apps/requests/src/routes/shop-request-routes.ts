@@ -7,6 +7,7 @@ import {
   idempotencyOf,
   methodNotAllowed,
   notFound,
+  limitKeyOfAddress,
   parseOr,
   type RedisClient,
 } from '@msa/service-kit';
@@ -26,12 +27,18 @@ export interface ShopRequestRoutesDeps extends ShopRequestDeps {
   keyPrefix: string;
   /** IDEMPOTENCY_LOCK_SECONDS: how long a request in progress holds its key. */
   idempotencyLockSeconds?: number;
+  /** IPV6_LIMIT_PREFIX: an anonymous IPv6 caller is its prefix, for ownership and the daily quota alike. */
+  ipv6LimitPrefix?: number;
   now?: () => Date;
 }
 
-/** Who owns what a call creates: the principal, or the client IP for an anonymous sandbox call. */
-function ownerIdOf(ctx: CallContext): string {
-  return ctx.principal ? ctx.principal.id : `anon:${ctx.ip}`;
+/**
+ * Who owns what a call creates: the principal, or for an anonymous sandbox
+ * call the client's address as per-address limits count it (IPv6 by its
+ * prefix), so the daily quota of an anonymous caller is one per /64.
+ */
+function ownerIdOf(ctx: CallContext, ipv6Prefix?: number): string {
+  return ctx.principal ? ctx.principal.id : `anon:${limitKeyOfAddress(ctx.ip, ipv6Prefix === undefined ? {} : { ipv6Prefix })}`;
 }
 
 /**
@@ -39,7 +46,7 @@ function ownerIdOf(ctx: CallContext): string {
  * service stays safe when called by another route. Anonymous calls exist only
  * on the sandbox (MCP without credentials).
  */
-function authorize(scope: Scope): RequestHandler {
+function authorize(scope: Scope, ipv6Prefix?: number): RequestHandler {
   return (req, res, next) => {
     const { principal, sandbox } = req.ctx;
     if (!principal && !sandbox) {
@@ -53,7 +60,7 @@ function authorize(scope: Scope): RequestHandler {
       });
     }
     const submitter = submitterOf(principal);
-    res.locals.caller = { ownerId: ownerIdOf(req.ctx), anonymous: !principal, ...(submitter ? { submitter } : {}) } satisfies ShopRequestCaller;
+    res.locals.caller = { ownerId: ownerIdOf(req.ctx, ipv6Prefix), anonymous: !principal, ...(submitter ? { submitter } : {}) } satisfies ShopRequestCaller;
     next();
   };
 }
@@ -70,12 +77,12 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
     redis,
     keyPrefix: `${keyPrefix}shop-requests:`,
     // A key used on the sandbox must not replay its result for a live call.
-    scope: (req) => `${ownerIdOf(req.ctx)}:${req.ctx.sandbox ? 'sandbox' : 'live'}`,
+    scope: (req) => `${ownerIdOf(req.ctx, deps.ipv6LimitPrefix)}:${req.ctx.sandbox ? 'sandbox' : 'live'}`,
     ...(deps.idempotencyLockSeconds ? { lockSeconds: deps.idempotencyLockSeconds } : {}),
     // The first attempt died after binding its key: answer from what it stored.
     recover: async ({ resource, req, res }) => {
       const record = await store.get(resource);
-      if (!record || record.ownerId !== ownerIdOf(req.ctx)) return false;
+      if (!record || record.ownerId !== ownerIdOf(req.ctx, deps.ipv6LimitPrefix)) return false;
       res.setHeader('Location', locationOf(record.result.id, req.ctx.sandbox));
       res.status(201).json(record.result);
       return true;
@@ -114,7 +121,7 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
   };
 
   const env = { publicBaseUrl };
-  router.route('/').post(authorize('requests:write'), idempotent, create).all(methodNotAllowed(env, ['POST']));
-  router.route('/:id').get(authorize('requests:read'), read).all(methodNotAllowed(env, ['GET']));
+  router.route('/').post(authorize('requests:write', deps.ipv6LimitPrefix), idempotent, create).all(methodNotAllowed(env, ['POST']));
+  router.route('/:id').get(authorize('requests:read', deps.ipv6LimitPrefix), read).all(methodNotAllowed(env, ['GET']));
   return router;
 }
