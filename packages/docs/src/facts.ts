@@ -50,6 +50,7 @@ export function limitRows(): LimitRow[] {
       name: 'Wrong client secrets per `client_id` at `/oauth/token` before back-off; then `429` for a pause that doubles with each further wrong secret, forgotten at the first success',
       value: `${LIMITS.tokenFailuresBeforeBackoff}; pause ${LIMITS.tokenBackoffBaseSeconds} s doubling up to ${LIMITS.tokenBackoffMaxSeconds / 60} min`,
     },
+    { name: 'One IP address in the limits above', value: 'an IPv4 address, or an IPv6 /64 (all addresses of one /64 share one count; IPv4-mapped IPv6 counts as IPv4)' },
     { name: 'Day boundary of daily limits', value: 'midnight UTC (calendar day)' },
     { name: '`limit` of GET /v1/products', value: `1–${LIMITS.listProductsLimitMax}, default ${LIMITS.listProductsLimitDefault}` },
     { name: '`q` / `type` query', value: `max ${LIMITS.queryQMax} / ${LIMITS.queryTypeMax} characters` },
