@@ -58,7 +58,7 @@ describe('intake worker delivering a live shop request', () => {
     expect(JSON.parse(json!.content.toString('utf8'))).toMatchObject({ id: job.request_id, request: { shop_name: 'TSV Fanshop' } });
     const confirmation = contact[0]!.parsed;
     expect(confirmation.subject).toBe(`Ihre Shop-Anfrage ${job.request_id} ist eingegangen`);
-    expect(confirmation.to?.value).toEqual([{ name: '', address: 'erika.mustermann@example.org' }]);
+    expect([confirmation.to].flat()[0]?.value).toEqual([{ name: '', address: 'erika.mustermann@example.org' }]);
     expect(confirmation.text).toContain('„TSV Fanshop“');
     expect(confirmation.text).toContain('48 Stunden');
     expect(confirmation.text).toContain(job.request_id);
