@@ -1,8 +1,9 @@
-// infra/Dockerfile: Node 22 LTS pinned, the tool versions the repository
+// infra/Dockerfile: Node 22 LTS pinned on Debian bookworm (glibc, as
+// development and CI), the tool versions the repository
 // uses, a non-root user, node as PID 1 in exec form, a health check that
 // needs no curl, no secrets, and every file an app reads at run time kept
 // by `pnpm deploy`.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -82,10 +83,10 @@ function runtimeClosure(app: string): string[] {
 const DEV_ONLY = new Set(['src', 'test', 'bench', 'scripts', 'node_modules', 'dist', '.turbo', '.vitest', 'coverage', '.data']);
 
 describe('infra/Dockerfile', () => {
-  it('builds and runs on one pinned Node 22 LTS image', () => {
+  it('builds and runs on one pinned Node 22 LTS image on Debian bookworm, glibc like development and CI', () => {
     const froms = dockerfile.filter((i) => i.op === 'FROM');
 
-    expect(argDefault('NODE_VERSION')).toMatch(/^22\.\d+\.\d+-(alpine|slim)/);
+    expect(argDefault('NODE_VERSION')).toMatch(/^22\.\d+\.\d+-bookworm-slim$/);
     const stages: string[] = [];
     for (const from of froms) {
       const [image, , stage] = from.args.split(/\s+/);
@@ -93,6 +94,16 @@ describe('infra/Dockerfile', () => {
       if (stage) stages.push(stage);
     }
     expect(froms.at(-1)?.args).toMatch(/^node:\$\{NODE_VERSION\}/);
+  });
+
+  it('has a stand-in script for its base that takes the mirror from the machine, not the repository', () => {
+    const script = readText('infra/stand-in-base.sh');
+
+    expect(statSync(join(ROOT, 'infra/stand-in-base.sh')).mode & 0o111).not.toBe(0);
+    expect(script).toContain("sed -n 's/^ARG NODE_VERSION=//p'");
+    expect(script).toContain('debootstrap --variant=minbase');
+    expect(script).toContain('/etc/apt/sources.list');
+    expect(script).not.toMatch(/[a-z]+:\/\/[a-z0-9.-]+/i);
   });
 
   it('installs the pnpm and turbo versions the repository pins', () => {
