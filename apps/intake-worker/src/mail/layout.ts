@@ -17,10 +17,10 @@ export interface Section {
   rows: Row[];
 }
 
-/** For a subject or display name: line breaks and control characters become spaces. */
+/** For a subject or display name: line breaks, control characters and direction overrides become spaces. */
 export function oneLine(value: string): string {
   // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
+  return value.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
 }
 
 /** A value from outside (a client's name) cut to `max` characters, marked with an ellipsis. */

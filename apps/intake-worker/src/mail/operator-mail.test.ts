@@ -90,6 +90,15 @@ describe('buildOperatorMail', () => {
     expect((mail.replyTo as { name: string }).name).toBe('Eve Bcc: x@evil.test');
   });
 
+  it('keeps right-to-left overrides and C1 controls of names out of the subject and display names', () => {
+    const job = buildIntakeJob({ organization: { name: 'Rechnung\u202egnp.exe', contact_name: 'Eve\u2066\u0085x' } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(mail.subject).toContain('Rechnung gnp.exe');
+    expect((mail.replyTo as { name: string }).name).toBe('Eve x');
+  });
+
   it('escapes values in the HTML part', () => {
     const job = buildIntakeJob({ body: { notes: '<script>alert("x")</script> & more' } });
 
