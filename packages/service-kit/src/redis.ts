@@ -6,6 +6,7 @@ import { createLogger, type Logger } from './logger.js';
 export type { Redis } from 'ioredis';
 export { Cluster } from 'ioredis';
 export { isRedisUnavailable } from './redis-errors.js';
+export * from './redis-replication.js';
 
 /** A client of any topology: one node or Sentinel-followed (`Redis`), or a `Cluster`. */
 export type RedisClient = Redis | Cluster;

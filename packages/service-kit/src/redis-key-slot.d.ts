@@ -1,0 +1,5 @@
+// cluster-key-slot (ioredis's own slot function) ships no types.
+declare module 'cluster-key-slot' {
+  /** The Redis Cluster hash slot of a key (CRC16 of its `{hash tag}` or whole name, mod 16384). */
+  export default function calculateSlot(key: string | Buffer): number;
+}
