@@ -1,5 +1,5 @@
 import { createServiceApp, finishServiceApp, type Logger, type Metrics } from '@msa/service-kit';
-import { pingRedis } from '@msa/service-kit/redis';
+import { pingRedis, type ReplicationOptions } from '@msa/service-kit/redis';
 import type { Express } from 'express';
 import type { RedisClient } from '@msa/service-kit';
 import type { ProductCatalog } from './catalog/product-catalog.js';
@@ -9,6 +9,7 @@ import { quoteRoutes } from './routes/quote-routes.js';
 import { shopRequestRoutes } from './routes/shop-request-routes.js';
 import type { QuoteStore } from './store/quote-store.js';
 import type { ShopRequestQuotas } from './store/shop-request-quotas.js';
+import { createAcceptanceBarrier } from './store/replication.js';
 import type { ShopRequestStore } from './store/shop-request-store.js';
 
 export interface AppDeps {
@@ -30,6 +31,8 @@ export interface AppDeps {
   idempotencyLockSeconds?: number;
   /** IPV6_LIMIT_PREFIX: an anonymous IPv6 caller counts (and owns) by this prefix. */
   ipv6LimitPrefix?: number;
+  /** REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS: replicas that hold a shop request's writes before its 201; off when absent or 0. */
+  replication?: ReplicationOptions;
   now?: () => Date;
 }
 
@@ -45,6 +48,15 @@ export function createShopRequestCounters(metrics: Metrics): ShopRequestCounters
   };
 }
 
+const REFUSALS = 'shop_request_replication_refusals_total';
+
+/** One per registry: an app built twice on one registry (tests) counts on the same one. */
+function replicationRefusals(metrics: Metrics) {
+  const existing = metrics.registry.getSingleMetric(REFUSALS);
+  if (existing) return existing as ReturnType<Metrics['counter']>;
+  return metrics.counter(REFUSALS, 'Shop requests answered 503 because fewer than REDIS_WAIT_REPLICAS replicas acknowledged their writes in time');
+}
+
 export function createApp(deps: AppDeps): Express {
   const { logger, publicBaseUrl, internalAuthSecret, redis, metrics } = deps;
   const app = createServiceApp({
@@ -55,7 +67,9 @@ export function createApp(deps: AppDeps): Express {
     metrics,
     ready: () => pingRedis(redis),
   });
-  app.use('/v1/shop-requests', shopRequestRoutes(deps));
+  const refusals = replicationRefusals(metrics);
+  const barrier = createAcceptanceBarrier(redis, deps.keyPrefix, { ...(deps.replication ?? { replicas: 0, timeoutMs: 1 }), onRefused: () => refusals.inc() });
+  app.use('/v1/shop-requests', shopRequestRoutes({ ...deps, barrier }));
   app.use('/v1/quotes', quoteRoutes({ ...deps, quoteCounter: deps.counters.quotes }));
   return finishServiceApp(app, { logger, publicBaseUrl });
 }

@@ -19,6 +19,8 @@ describe('RequestsEnv', () => {
       REDIS_KEY_PREFIX: 'msa:',
       SHOP_REQUEST_MAX_STORED_BYTES: 131_072,
       SHOP_REQUEST_LIVE_RETENTION_DAYS: 730,
+      REDIS_WAIT_REPLICAS: 0,
+      REDIS_WAIT_TIMEOUT_MS: 1000,
     });
   });
 

@@ -43,6 +43,7 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
 
   const metrics = createMetrics('requests');
   const counters = createShopRequestCounters(metrics);
+  const replication = { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS };
   const store = createShopRequestStore(redis, config.REDIS_KEY_PREFIX, {
     liveRetentionSeconds: config.SHOP_REQUEST_LIVE_RETENTION_DAYS * 86_400,
     maxStoredBytes: config.SHOP_REQUEST_MAX_STORED_BYTES,
@@ -53,6 +54,7 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     attempts: config.INTAKE_ATTEMPTS,
     backoffMs: config.INTAKE_BACKOFF_MS,
     logger,
+    replication,
   });
   const catalogClient = createCatalogClient({
     baseUrl: config.CATALOG_URL,
@@ -75,6 +77,7 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     quoteLifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
     idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
     ipv6LimitPrefix: config.IPV6_LIMIT_PREFIX,
+    replication,
     catalog,
     intake,
     metrics,

@@ -4,7 +4,7 @@
 import { createCatalogClient, type CallContext, type Principal, type ShopRequestInput } from '@msa/contracts';
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
 import { createInternalSigner, createMetrics, loadConfig, type Logger, type RunningService } from '@msa/service-kit';
-import { createRedis } from '@msa/service-kit/redis';
+import { createRedis, type ReplicationOptions } from '@msa/service-kit/redis';
 import {
   TEST_BASE_URL,
   TEST_INTERNAL_SECRET,
@@ -88,6 +88,8 @@ export interface HarnessOptions {
   quoteLifetimeSeconds?: number;
   /** The store's size bound and live retention; the defaults otherwise. */
   storeOptions?: ShopRequestStoreOptions;
+  /** REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS for the app and its queue; off otherwise. */
+  replication?: ReplicationOptions;
 }
 
 function headers(opts: CallOptions): Record<string, string> {
@@ -120,7 +122,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
   const openQueue = () => {
     const connection = createRedis(tr.url, 'api');
     connections.push(connection);
-    const q = createIntakeQueue({ connection, prefix: queuePrefix, attempts: 8, backoffMs: 2000, logger });
+    const q = createIntakeQueue({ connection, prefix: queuePrefix, attempts: 8, backoffMs: 2000, logger, ...(opts.replication ? { replication: opts.replication } : {}) });
     queues.push(q);
     return q;
   };
@@ -145,6 +147,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     metrics,
     counters: createShopRequestCounters(metrics),
     now: opts.now,
+    ...(opts.replication ? { replication: opts.replication } : {}),
   });
 
   return {

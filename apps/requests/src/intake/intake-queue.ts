@@ -3,7 +3,7 @@
 // so adding a request that is already on the queue is a no-op.
 import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
 import { answerWithin, type Logger } from '@msa/service-kit';
-import { throttledLog } from '@msa/service-kit/redis';
+import { throttledLog, waitForReplicas, type ReplicationOptions } from '@msa/service-kit/redis';
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { RedisClient } from '@msa/service-kit';
 
@@ -33,9 +33,16 @@ export interface IntakeQueueOptions {
   attempts: number;
   backoffMs: number;
   logger: Logger;
+  /**
+   * Replicas that must hold a job before `enqueue` resolves (REDIS_WAIT_REPLICAS):
+   * the record is marked queued only after that, so a queue master that dies
+   * with the job leaves the request pending for the reconciler, never marked
+   * queued with no job anywhere. Off when absent or 0.
+   */
+  replication?: ReplicationOptions;
 }
 
-export function createIntakeQueue({ connection, prefix, attempts, backoffMs, logger }: IntakeQueueOptions): IntakeQueue & { queue: Queue<IntakeJob> } {
+export function createIntakeQueue({ connection, prefix, attempts, backoffMs, logger, replication }: IntakeQueueOptions): IntakeQueue & { queue: Queue<IntakeJob> } {
   const queue = new Queue<IntakeJob>(INTAKE_QUEUE, {
     connection,
     prefix,
@@ -53,6 +60,8 @@ export function createIntakeQueue({ connection, prefix, attempts, backoffMs, log
     queue,
     async enqueue(job) {
       await answerWithin(queue.add(INTAKE_QUEUE, job, { jobId: job.request_id }), ENQUEUE_TIMEOUT_MS, 'the intake queue');
+      // On the connection BullMQ wrote with (its forwarding wrapper of `connection`), at the master of the queue's slot.
+      if (replication?.replicas) await waitForReplicas((await queue.getBackend().client) as unknown as RedisClient, [queue.toKey(job.request_id)], replication);
     },
     close: () => queue.close(),
   };

@@ -21,6 +21,7 @@ import {
   type ShopRequestCaller,
   type ShopRequestDeps,
 } from '../domain/create-shop-request.js';
+import { NO_BARRIER, type AcceptanceBarrier } from '../store/replication.js';
 
 export interface ShopRequestRoutesDeps extends ShopRequestDeps {
   redis: RedisClient;
@@ -29,6 +30,8 @@ export interface ShopRequestRoutesDeps extends ShopRequestDeps {
   idempotencyLockSeconds?: number;
   /** IPV6_LIMIT_PREFIX: an anonymous IPv6 caller is its prefix, for ownership and the daily quota alike. */
   ipv6LimitPrefix?: number;
+  /** Waits for replicas to hold a request's writes before it is answered 201 (REDIS_WAIT_REPLICAS). */
+  barrier?: AcceptanceBarrier;
   now?: () => Date;
 }
 
@@ -67,6 +70,7 @@ function authorize(scope: Scope, ipv6Prefix?: number): RequestHandler {
 
 export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
   const { redis, keyPrefix, store, publicBaseUrl } = deps;
+  const barrier = deps.barrier ?? NO_BARRIER;
   const now = deps.now ?? (() => new Date());
   const locationOf = (id: string, sandbox: boolean) => `${publicBaseUrl}${sandbox ? '/sandbox' : ''}/v1/shop-requests/${id}`;
   const router = Router();
@@ -83,6 +87,11 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
     recover: async ({ resource, req, res }) => {
       const record = await store.get(resource);
       if (!record || record.ownerId !== ownerIdOf(req.ctx, deps.ipv6LimitPrefix)) return false;
+      // Read from the master: the attempt that stored it may have died before its replicas had it.
+      await barrier.beforeAnswer(res, record.result.id, req.log).catch((err: unknown) => {
+        res.removeHeader('Idempotent-Replayed');
+        throw err;
+      });
       res.setHeader('Location', locationOf(record.result.id, req.ctx.sandbox));
       res.status(201).json(record.result);
       return true;
@@ -102,10 +111,14 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
       trace: { request_id: req.id, traceparent: req.traceparent },
       at: now(),
       log: req.log,
-      bindIdempotencyKey: () => bindIdempotency(res, id),
+      bindIdempotencyKey: async () => {
+        await bindIdempotency(res, id);
+        await barrier.afterBind(res, req.log);
+      },
       showQuota: (state: LimitState) => setRateLimitHeaders(res, state),
     };
     const result = await createShopRequest(deps, call, parsed.data);
+    await barrier.beforeAnswer(res, result.id, req.log);
 
     res.setHeader('Location', locationOf(result.id, req.ctx.sandbox));
     res.status(201).json(result);

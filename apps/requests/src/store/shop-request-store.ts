@@ -160,11 +160,19 @@ function storedBytesOf(fields: Record<string, string>): number {
   return bytes;
 }
 
+/** The keys the acceptance steps of `id` write (its record, the pending set), for a replication barrier after them. */
+export function shopRequestKeysOf(prefix: string, id: string): string[] {
+  return [recordKeyOf(prefix, id), pendingKeyOf(prefix)];
+}
+
+const recordKeyOf = (prefix: string, id: string) => `${prefix}shop-request:${id}`;
+const pendingKeyOf = (prefix: string) => `${prefix}shop-requests:pending`;
+
 export function createShopRequestStore(redis: RedisClient, prefix: string, options: ShopRequestStoreOptions = {}): ShopRequestStore {
   const liveRetentionSeconds = options.liveRetentionSeconds ?? DEFAULT_LIVE_RETENTION_SECONDS;
   const maxStoredBytes = options.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES;
-  const recordKey = (id: string) => `${prefix}shop-request:${id}`;
-  const pendingKey = `${prefix}shop-requests:pending`;
+  const recordKey = (id: string) => recordKeyOf(prefix, id);
+  const pendingKey = pendingKeyOf(prefix);
 
   async function step(name: keyof typeof STEP_SCRIPTS, id: string, args: string[]): Promise<StepReply> {
     return (await redis.eval(STEP_SCRIPTS[name], 1, recordKey(id), ...args)) as StepReply;
