@@ -64,6 +64,14 @@ export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
     CONFIRMATION_MAILS_PER_ADDRESS_PER_DAY: positiveInt(3).describe(
       'Confirmation e-mails to one contact address per UTC day, whatever credential made the requests; further requests reach the operator without one',
     ),
+    REDIS_WAIT_REPLICAS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(16)
+      .default(0)
+      .describe('Replicas that must acknowledge a delivery\'s list entry (Redis WAIT) before its job completes; fewer in time: the job is retried. 0 = off; 1 on a Cluster or Sentinel setup with replicas'),
+    REDIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(1_000).describe('How long one WAIT blocks for REDIS_WAIT_REPLICAS acknowledgements'),
     ADMIN_USER: z.string().min(1).optional().describe('Basic-auth user of the queue UI at /admin/queues; unset: UI off'),
     ADMIN_PASSWORD: z.string().min(1).optional().describe('Basic-auth password of the queue UI'),
     QUEUE_UI_HOST: z

@@ -127,7 +127,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   });
 
   const intakeDeps: IntakeDeps = {
-    store: createIntakeStore(redis, config.REDIS_KEY_PREFIX),
+    store: createIntakeStore(redis, config.REDIS_KEY_PREFIX, { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS }),
     mailer,
     mail: mailSettingsOf(config),
     logos: {

@@ -68,6 +68,8 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
   const state = await store.begin(id, { markOperatorBegun: logoUrls.length === 0 });
   const delivered = state.list ?? (state.contact_pending || state.contact ? await store.findListEntry(id) : null);
   if (delivered) {
+    // An earlier attempt may have failed waiting for the replicas to hold it.
+    await store.confirmListEntry(id);
     log.info('already delivered');
     return { list_entry: delivered };
   }
@@ -129,6 +131,8 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
 
   // The last step records itself: the entry and its marker are written in one script.
   const entry = await timed('list', () => store.appendListEntry(id, listFields(data, logoNotes, { confirmation })));
+  // The job completes only once the replicas hold the entry (REDIS_WAIT_REPLICAS).
+  await store.confirmListEntry(id);
   log.info({ listEntry: entry }, 'shop request delivered');
   return { list_entry: entry };
 }

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { INTAKE_LIST_STREAM } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
+import { waitForReplicas, type ReplicationOptions } from '@msa/service-kit/redis';
 
 export type Step = 'logos' | 'operator' | 'contact' | 'list';
 
@@ -124,10 +125,17 @@ export interface IntakeStore {
   appendListEntry(id: string, fields: Record<string, string>): Promise<string>;
   /** The list entry appended for `id`, if any. */
   findListEntry(id: string): Promise<string | null>;
+  /**
+   * Resolves once the replicas hold the list entry of `id` and its marker
+   * (REDIS_WAIT_REPLICAS; at once when 0); rejects with
+   * ReplicasNotAcknowledgedError otherwise, so the job fails and is retried
+   * instead of completing on a master that may lose its delivery record.
+   */
+  confirmListEntry(id: string): Promise<void>;
   readList(count: number): Promise<{ id: string; fields: Record<string, string> }[]>;
 }
 
-export function createIntakeStore(redis: RedisClient, keyPrefix: string): IntakeStore {
+export function createIntakeStore(redis: RedisClient, keyPrefix: string, replication: ReplicationOptions = { replicas: 0, timeoutMs: 1 }): IntakeStore {
   const stepsKey = (id: string) => `${keyPrefix}intake:steps:{${id}}`;
   const logosKey = (id: string) => `${keyPrefix}intake:logos:{${id}}`;
   const listKey = `${keyPrefix}${INTAKE_LIST_STREAM}`;
@@ -192,6 +200,11 @@ export function createIntakeStore(redis: RedisClient, keyPrefix: string): Intake
 
     async findListEntry(id) {
       return redis.get(entryKey(id));
+    },
+
+    async confirmListEntry(id) {
+      // The stream and the marker share one slot: one WAIT on its master.
+      await waitForReplicas(redis, [listKey, entryKey(id)], replication);
     },
 
     async readList(count) {
