@@ -24,6 +24,9 @@ export interface CreateRedisOptions extends RedisOptions {
   label?: string;
 }
 
+/** The longest a worker connection's blocking command without a timeout of its own may wait. */
+export const WORKER_BLOCKING_TIMEOUT_MS = 30_000;
+
 /** During an outage ioredis reports every reconnect attempt; one line per interval is enough. */
 export const REDIS_ERROR_LOG_INTERVAL_MS = 10_000;
 
@@ -41,7 +44,10 @@ export function createRedis(target: RedisTopology | string, role: RedisRole = 'a
   const topology: RedisTopology = typeof target === 'string' ? { kind: 'single', url: target, tls: false } : target;
   const base: RedisOptions =
     role === 'worker'
-      ? { maxRetriesPerRequest: null, enableReadyCheck: true }
+      ? // A blocking command (BullMQ's BZPOPMIN) queued for a node that died would
+        // wait for ever, and the worker with it: ioredis answers it empty once its
+        // own timeout (or this one, for a command without) has passed.
+        { maxRetriesPerRequest: null, enableReadyCheck: true, blockingTimeout: WORKER_BLOCKING_TIMEOUT_MS }
       : // A command waits at most this long for a node, whatever the topology is doing.
         { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5_000, commandTimeout: 5_000 };
   const auth: RedisOptions = {

@@ -27,6 +27,8 @@ interface Node {
   port: number;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Stops it and removes its directory. */
+  remove(): Promise<void>;
 }
 
 /** A redis-server child without persistence; `args` follow the defaults. */
@@ -34,7 +36,7 @@ async function redisNode(args: string[] = []): Promise<Node> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'msa-replication-'));
   let child: ChildProcess | undefined;
-  const node: Node = {
+  const node: Omit<Node, 'remove'> = {
     port,
     async start() {
       child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...args], { stdio: 'ignore' });
@@ -203,7 +205,7 @@ describe('waitForReplicas on a Redis Cluster', () => {
   /** The port of the master the client routes `key` to, and the port of that master's replica. */
   async function shardOf(key: string): Promise<{ master: number; replica: Node }> {
     const slot = Number(await client.cluster('KEYSLOT', key));
-    const ranges = (await client.cluster('SLOTS')) as [number, number, [string, number], [string, number]][];
+    const ranges = (await client.cluster('SLOTS')) as unknown as [number, number, [string, number], [string, number]][];
     const range = ranges.find(([from, to]) => from <= slot && slot <= to)!;
     return { master: range[2][1], replica: nodes.find((n) => n.port === range[3][1])! };
   }
