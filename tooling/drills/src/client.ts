@@ -81,8 +81,12 @@ export async function sendUntilCreated(call: () => Promise<Answer>, deadlineMs: 
     answers.push(answer);
     if (answer.status === 201) return { answers, created: answer };
     if (!isRetryable(answer)) return { answers, refused: answer };
-    if (Date.now() + delay >= deadline) return { answers };
-    await sleep(delay * (0.75 + Math.random() / 2));
+    const left = deadline - Date.now();
+    if (delay >= left) return { answers };
+    // A careful agent waits the seconds the answer asks for, and still tries once more before its own deadline.
+    const asked = Number(answer.retryAfter) * 1_000;
+    const wait = Number.isFinite(asked) && asked > delay ? Math.min(asked * (1 + Math.random() / 10), left - 100) : delay * (0.75 + Math.random() / 2);
+    await sleep(wait);
     delay = Math.min(delay * 1.5, 1_000);
   }
 }

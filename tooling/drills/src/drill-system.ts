@@ -26,8 +26,16 @@ export const RECOVERY_ENV = {
     INTAKE_BACKOFF_MS: '200',
   },
   identity: { IDEMPOTENCY_LOCK_SECONDS: '5' },
-  'intake-worker': { INTAKE_LOCK_DURATION_MS: '2000', INTAKE_STALLED_INTERVAL_MS: '1000' },
+  // A worker that paused itself on Redis errors checks again within 2 s, well inside the delivery deadline.
+  'intake-worker': { INTAKE_LOCK_DURATION_MS: '2000', INTAKE_STALLED_INTERVAL_MS: '1000', INTAKE_REDIS_BACKOFF_MS: '250', INTAKE_REDIS_BACKOFF_MAX_MS: '2000' },
 } as const;
+
+/**
+ * On the topologies with replicas (Cluster, Sentinel) a write is confirmed
+ * on one replica before the request it belongs to is answered 201 and
+ * before a delivery's job completes, as production runs them.
+ */
+export const REPLICATED_ENV = { REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '1000' } as const;
 
 /** Start order: each service after the ones it calls. */
 const START_ORDER: ServiceName[][] = [['catalog', 'shops', 'identity'], ['requests'], ['mcp', 'intake-worker'], ['gateway']];
@@ -191,6 +199,7 @@ export async function startDrillSystem(options: DrillSystemOptions = {}): Promis
     SHUTDOWN_DEADLINE_MS: '3000',
     BIND_ADDRESS: '127.0.0.1',
   };
+  const replicated = topology === 'single' ? {} : REPLICATED_ENV;
   const envOf = (name: ServiceName, i: number): Record<string, string> => {
     const own = options.env?.[name] ?? {};
     switch (name) {
@@ -209,7 +218,15 @@ export async function startDrillSystem(options: DrillSystemOptions = {}): Promis
           ...own,
         };
       case 'requests':
-        return { ...common, REQUESTS_PORT: String(ports.requests[i]), REQUESTS_ADMIN_PORT: '0', CATALOG_URL: url('catalog'), ...RECOVERY_ENV.requests, ...own };
+        return {
+          ...common,
+          REQUESTS_PORT: String(ports.requests[i]),
+          REQUESTS_ADMIN_PORT: '0',
+          CATALOG_URL: url('catalog'),
+          ...RECOVERY_ENV.requests,
+          ...replicated,
+          ...own,
+        };
       case 'mcp':
         return {
           ...common,
@@ -229,6 +246,7 @@ export async function startDrillSystem(options: DrillSystemOptions = {}): Promis
           MAIL_FROM: 'Merch-Shop Anfragen <anfragen@merch.test>',
           LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: 'true',
           ...RECOVERY_ENV['intake-worker'],
+          ...replicated,
           ...own,
         };
       case 'gateway':

@@ -38,6 +38,8 @@ export interface RedisCluster {
   waitUntilOk(timeoutMs?: number): Promise<void>;
   /** Starts a killed node again on its port and data directory; resolves once it rejoined (a former master as a replica, in sync). */
   restart(port: number): Promise<void>;
+  /** Until every master has a replica in sync: with REDIS_WAIT_REPLICAS=1 the services refuse writes on a master without one. */
+  waitUntilReplicated(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -142,6 +144,17 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     return range.master;
   }
 
+  async function waitUntilReplicated(timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const masters = [...new Set((await slotRanges().catch(() => [])).map((r) => r.master))];
+      const infos = await Promise.all(masters.map((port) => oneShot(port, (r) => r.info('replication')).catch(() => '')));
+      if (masters.length > 0 && infos.every(hasReplicaInSync)) return;
+      if (Date.now() > deadline) throw new Error(`not every master had a replica in sync within ${timeoutMs} ms`);
+      await sleep(50);
+    }
+  }
+
   const node = (port: number) => {
     const found = byPort.get(port);
     if (!found) throw new Error(`no cluster node on port ${port}`);
@@ -150,6 +163,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
 
   try {
     await waitUntilOk();
+    await waitUntilReplicated();
   } catch (err) {
     await stopAll();
     throw err;
@@ -181,19 +195,20 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       }
     },
     waitUntilOk,
+    waitUntilReplicated,
     async restart(port) {
       await node(port).start();
       await waitUntilOk();
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const info = await oneShot(port, (r) => r.info('replication')).catch(() => '');
-        if (/role:master/.test(info) || /master_link_status:up/.test(info)) return;
-        if (Date.now() > deadline) throw new Error(`node ${port} did not rejoin within 30 s:\n${info}`);
-        await sleep(50);
-      }
+      // With all six running, every master having a replica in sync means this node rejoined.
+      await waitUntilReplicated();
     },
     async stop() {
       await stopAll();
     },
   };
+}
+
+/** Whether INFO replication of a master shows a replica connected and in sync. */
+export function hasReplicaInSync(info: string): boolean {
+  return /connected_slaves:[1-9]/.test(info) && /slave\d+:[^\r\n]*state=online/.test(info);
 }
