@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { INTAKE_QUEUE } from '@msa/contracts';
 import { redisTopologyOf, type RedisConfig } from '@msa/service-kit';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import {
   APPS,
   K8S_DIR,
@@ -171,15 +170,11 @@ describe('infra/k8s', () => {
 
     it('is scaled by an autoscaler, not by a replica count in the Deployment', () => {
       const deployment = find<Deployment>('Deployment', app);
-      const scaler =
-        app === 'intake-worker'
-          ? find('ScaledObject', app).spec
-          : find('HorizontalPodAutoscaler', app).spec;
+      const scaler = find('HorizontalPodAutoscaler', app).spec;
 
       expect(deployment.spec.replicas).toBeUndefined();
-      expect(scaler).toMatchObject({ scaleTargetRef: { name: app } });
-      const min = (scaler as { minReplicas?: number; minReplicaCount?: number });
-      expect(min.minReplicas ?? min.minReplicaCount).toBeGreaterThanOrEqual(2);
+      expect(scaler).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: app } });
+      expect((scaler as { minReplicas?: number }).minReplicas).toBeGreaterThanOrEqual(2);
     });
 
     it('points every service URL at a Service on the port the app listens on', async () => {
@@ -200,11 +195,11 @@ describe('infra/k8s', () => {
     });
   });
 
-  it('runs at least two intake workers, scaled by KEDA on the BullMQ wait list', async () => {
+  it('runs at least two intake workers, scaled by KEDA on the BullMQ wait list with the keda-worker component', async () => {
     const worker = await envSchemaOf('intake-worker');
     const queuePrefix = String(defaultOf(worker, 'QUEUE_PREFIX'));
 
-    const scaled = find('ScaledObject', 'intake-worker').spec as {
+    const scaled = find('ScaledObject', 'intake-worker', readManifests('components/keda-worker').map((m) => m.doc)).spec as {
       minReplicaCount: number;
       triggers: { type: string; metadata: { listName: string } }[];
     };
@@ -215,14 +210,11 @@ describe('infra/k8s', () => {
     ]);
   });
 
-  it('has a CPU-autoscaler component that replaces KEDA for clusters without it', () => {
-    const component = readManifests('components/worker-cpu-hpa').map((m) => m.doc);
+  it.each(['keda-worker', 'keda-worker-cluster'])('has a %s component that replaces the worker\'s CPU autoscaler, never adds to it', (name) => {
+    const text = readText(`infra/k8s/components/${name}/kustomization.yaml`);
 
-    const hpa = find('HorizontalPodAutoscaler', 'intake-worker', component);
-
-    expect(hpa.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'intake-worker' }, minReplicas: 2 });
-    const text = readText('infra/k8s/components/worker-cpu-hpa/kustomization.yaml');
-    expect(text).toMatch(/\$patch: delete\s+apiVersion: keda\.sh\/v1alpha1\s+kind: ScaledObject\s+metadata:\s+name: intake-worker/);
+    expect(text).toMatch(/^kind: Component$/m);
+    expect(text).toMatch(/\$patch: delete\s+apiVersion: autoscaling\/v2\s+kind: HorizontalPodAutoscaler\s+metadata:\s+name: intake-worker/);
   });
 
   it('publishes only the gateway, through the production Ingress', async () => {
@@ -357,10 +349,6 @@ describe('infra/k8s/components/redis-cluster', () => {
   const deploymentPatches = readManifests(folder)
     .map((m) => m.doc)
     .filter((d): d is Deployment => d.kind === 'Deployment');
-  const inlinePatches = (component.patches ?? [])
-    .map((p) => (p as { patch?: string }).patch)
-    .filter((p): p is string => typeof p === 'string')
-    .map((p) => parse(p) as K8sObject);
   const clusterMaps = generatedConfigMaps(component, generatedConfigMaps(production, generatedConfigMaps(baseKustomization)));
   const { REDIS_URL: _unused, ...secretsWithoutUrl } = secrets;
 
@@ -405,24 +393,26 @@ describe('infra/k8s/components/redis-cluster', () => {
     });
   });
 
-  it('scales the worker with KEDA\'s redis-cluster scaler on the same wait list', async () => {
+  it('scales the worker with KEDA\'s redis-cluster scaler on the same wait list (keda-worker-cluster)', async () => {
     const queuePrefix = String(defaultOf(await envSchemaOf('intake-worker'), 'QUEUE_PREFIX'));
+    const docs = readManifests('components/keda-worker-cluster').map((m) => m.doc);
 
-    const scaled = inlinePatches.find((d) => d.kind === 'ScaledObject' && d.metadata.name === 'intake-worker');
-    const auth = inlinePatches.find((d) => d.kind === 'TriggerAuthentication' && d.metadata.name === 'intake-worker-redis');
+    const scaled = find('ScaledObject', 'intake-worker', docs);
+    const auth = find('TriggerAuthentication', 'intake-worker-redis', docs);
 
-    expect(scaled?.spec).toMatchObject({
+    expect(scaled.spec).toMatchObject({
       triggers: [{ type: 'redis-cluster', metadata: { listName: `${queuePrefix}:${INTAKE_QUEUE}:wait` }, authenticationRef: { name: 'intake-worker-redis' } }],
     });
-    const params = (auth?.spec as { secretTargetRef: { parameter: string; name: string }[] }).secretTargetRef;
+    const params = (auth.spec as { secretTargetRef: { parameter: string; name: string }[] }).secretTargetRef;
     expect(params.map((p) => p.parameter).sort()).toEqual(['addresses', 'password']);
     expect(params.every((p) => p.name === 'msa-secrets')).toBe(true);
   });
 
-  it('is listed, commented out, in the production overlay before worker-cpu-hpa', () => {
+  it('is listed, commented out, in the production overlay with keda-worker-cluster, which replaces keda-worker', () => {
     const text = readText('infra/k8s/overlays/production/kustomization.yaml');
 
-    expect(text.indexOf('../../components/redis-cluster')).toBeGreaterThan(0);
-    expect(text.indexOf('../../components/redis-cluster')).toBeLessThan(text.indexOf('- ../../components/worker-cpu-hpa'));
+    expect(production.components).toEqual(['../../components/keda-worker']);
+    expect(text).toMatch(/^\s*# - \.\.\/\.\.\/components\/redis-cluster\b/m);
+    expect(text).toMatch(/^\s*# - \.\.\/\.\.\/components\/keda-worker-cluster\b/m);
   });
 });

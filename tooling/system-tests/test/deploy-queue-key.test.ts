@@ -20,7 +20,7 @@ beforeAll(async () => {
   connection = tr.redis.duplicate();
   queue = new Queue(INTAKE_QUEUE, { connection, prefix });
   const defaultPrefix = String(defaultOf(await envSchemaOf('intake-worker'), 'QUEUE_PREFIX'));
-  const scaled = readManifests('base')
+  const scaled = readManifests('components/keda-worker')
     .map((m) => m.doc)
     .find((d) => d.kind === 'ScaledObject' && d.metadata.name === 'intake-worker');
   const manifestList = (scaled?.spec as { triggers: { metadata: { listName: string } }[] }).triggers[0]!.metadata.listName;
