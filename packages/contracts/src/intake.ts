@@ -21,11 +21,22 @@ export const ConfirmedSubmitter = z.object({
 });
 export type ConfirmedSubmitter = z.infer<typeof ConfirmedSubmitter>;
 
+/** The version of the intake payload this release writes; payloads of release 1.0.0 carry none (version 1). */
+export const INTAKE_JOB_VERSION = 2;
+
 /**
  * The payload of a job on the `intake` queue. It carries the whole accepted
  * request so the worker needs no other store; it never carries credentials.
+ *
+ * A worker takes payloads of every version and drops the fields it does not
+ * know (so does the worker of 1.0.0, which drops `version` itself); a
+ * producer writes only what the previous release's worker accepts, so
+ * workers and requests services of two neighbouring releases run side by
+ * side during a rolling upgrade.
  */
 export const IntakeJob = z.object({
+  /** Absent on version 1. */
+  version: z.number().int().positive().optional(),
   request_id: ShopRequestId,
   body: ShopRequestBody,
   result: ShopRequestResult,

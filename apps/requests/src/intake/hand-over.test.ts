@@ -1,4 +1,4 @@
-import type { IntakeJob, ShopRequestBody } from '@msa/contracts';
+import { INTAKE_JOB_VERSION, type IntakeJob, type ShopRequestBody } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import { AcceptanceStepRefused } from '../domain/acceptance.js';
 import type { StoredShopRequest } from '../store/shop-request-store.js';
@@ -62,7 +62,7 @@ describe('handOver', () => {
 
     expect(handed).toEqual({ outcome: 'queued' });
     expect(steps).toEqual([`enqueue ${ID}`, `mark ${ID}`]);
-    expect(jobs).toEqual([{ request_id: ID, body: record.body, result: record.result, owner_id: 'msa_client_1', request_trace: record.trace }]);
+    expect(jobs).toEqual([{ version: INTAKE_JOB_VERSION, request_id: ID, body: record.body, result: record.result, owner_id: 'msa_client_1', request_trace: record.trace }]);
   });
 
   it('puts the confirmed submitter stored with the request into the job', async () => {

@@ -3,7 +3,7 @@
 // the order lives here once. Store first, enqueue second: if the enqueue
 // fails, the request stays pending and the reconciler queues it later; the
 // other order could e-mail the operator about a request we never saved.
-import type { IntakeJob } from '@msa/contracts';
+import { INTAKE_JOB_VERSION, type IntakeJob } from '@msa/contracts';
 import { AcceptanceStepRefused, acceptanceOfStored, mayTake } from '../domain/acceptance.js';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
 import type { IntakeQueue } from './intake-queue.js';
@@ -26,6 +26,7 @@ export function intakeJobOf(record: StoredShopRequest): IntakeJob {
   // refuse the job, while it drops the unknown `quote` and delivers the rest.
   const { quote_id: _named, ...body } = record.body;
   return {
+    version: INTAKE_JOB_VERSION,
     request_id: record.result.id,
     body,
     result: record.result,
