@@ -14,6 +14,10 @@ export const drillConfig = {
   retryDeadlineMs: intFromEnv('DRILL_RETRY_DEADLINE_MS', 20_000),
   /** How long after the burst every accepted request has to be e-mailed and listed. */
   deliveryDeadlineMs: intFromEnv('DRILL_DELIVERY_DEADLINE_MS', 30_000),
+  /** The release the compatibility drill runs beside (`COMPAT_RELEASE=1.0.0`); default: the previous one in releases.json. */
+  compatRelease: process.env.COMPAT_RELEASE || undefined,
+  /** What building a previous release runs with: this shell's environment, so pnpm finds its store, non-interactive. */
+  releaseBuildEnv: { ...process.env, CI: 'true', TURBO_TELEMETRY_DISABLED: '1' },
   /** The only variable the services inherit: the rest of this environment (REDIS_URL in CI) is not theirs. */
   path: process.env.PATH ?? '',
 };

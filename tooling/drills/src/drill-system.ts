@@ -60,6 +60,14 @@ export interface DrillSystemOptions {
   env?: Partial<Record<ServiceName, Record<string, string>>>;
   /** BullMQ prefix of the requests services and workers (default `{drill:intake}`). */
   queuePrefix?: string;
+  /** Services that run from another checkout (a previous release's worktree) instead of this one. */
+  roots?: Partial<Record<ServiceName, ServiceRoot>>;
+}
+
+/** A checkout a service runs from; `name` goes into its log label: `requests@1.0.0`. */
+export interface ServiceRoot {
+  name: string;
+  dir: string;
 }
 
 export interface DrillSystem {
@@ -271,7 +279,8 @@ export async function startDrillSystem(options: DrillSystemOptions = {}): Promis
       ports[name].map((port, i) =>
         createServiceProcess({
           name,
-          label: count(name) > 1 ? `${name}#${i + 1}` : name,
+          label: `${count(name) > 1 ? `${name}#${i + 1}` : name}${options.roots?.[name] ? `@${options.roots[name].name}` : ''}`,
+          root: options.roots?.[name]?.dir,
           port,
           env: envOf(name, i),
           readyPath: name === 'gateway' ? '/healthz' : '/readyz',
@@ -288,15 +297,17 @@ export async function startDrillSystem(options: DrillSystemOptions = {}): Promis
   const redis = checkClientOf(redisServers);
 
   // A test process that dies must not leave services or Redis running on the machine.
-  process.once('exit', () => {
+  const killOnExit = () => {
     for (const service of all()) void service.kill();
     for (const p of redisProcesses) void p.kill();
-  });
+  };
+  process.once('exit', killOnExit);
 
   try {
     await redis.connect();
     await startAll();
   } catch (err) {
+    process.off('exit', killOnExit);
     await Promise.all(all().map((s) => s.kill()));
     redis.disconnect();
     await smtp.close();
@@ -344,6 +355,8 @@ export async function startDrillSystem(options: DrillSystemOptions = {}): Promis
       return counts.map(([name, n]) => `${name} ${n}`).join(', ') || 'none';
     },
     async close() {
+      // A file that starts many systems one after another keeps one listener at a time.
+      process.off('exit', killOnExit);
       redis.disconnect();
       await Promise.all(all().map((s) => s.kill()));
       await smtp.close();

@@ -6,5 +6,6 @@ export * from './key-drill.js';
 export * from './redis-cluster.js';
 export * from './redis-process.js';
 export * from './redis-sentinel.js';
+export * from './releases.js';
 export * from './report.js';
 export * from './shop-request-drill.js';

@@ -38,12 +38,14 @@ export interface ServiceOptions {
   env: Record<string, string>;
   /** `/readyz` checks the service's own dependencies; the gateway's would ask every upstream. */
   readyPath?: string;
+  /** The checkout whose build runs (default this one); another release's worktree for a compatibility drill. */
+  root?: string;
 }
 
 const READY_TIMEOUT_MS = 20_000;
 
-export function createServiceProcess({ name, label = name, port, env, readyPath = '/readyz' }: ServiceOptions): ServiceProcess {
-  const main = path.join(REPO_ROOT, 'apps', name, 'dist', 'main.js');
+export function createServiceProcess({ name, label = name, port, env, readyPath = '/readyz', root = REPO_ROOT }: ServiceOptions): ServiceProcess {
+  const main = path.join(root, 'apps', name, 'dist', 'main.js');
   const url = `http://127.0.0.1:${port}`;
   const log = new LineLog(label);
   let child: ChildProcess | undefined;
@@ -55,7 +57,7 @@ export function createServiceProcess({ name, label = name, port, env, readyPath 
     if (running()) return;
     if (!existsSync(main)) throw new Error(`${main} is missing: run \`pnpm build\` first`);
     const proc = spawn(process.execPath, [main], {
-      cwd: REPO_ROOT,
+      cwd: root,
       env: { PATH: drillConfig.path, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
