@@ -93,7 +93,7 @@ async function schemaErrors(doc: K8sObject): Promise<string[]> {
 interface PodTemplate {
   metadata: { labels: Record<string, string> };
   spec: {
-    securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+    securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: { type: string } };
     containers: (Container & { envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[] })[];
     volumes?: { name: string; configMap?: { name: string }; secret?: { secretName: string }; projected?: { sources: { configMap?: { name: string }; secret?: { name: string } }[] } }[];
   };
@@ -181,7 +181,8 @@ describe.each(TARGETS.map((t) => t.name))('kustomize build %s', (name) => {
 
   it('runs every container as uid 1000 on a read-only root filesystem, without privileges', () => {
     for (const d of deployments) {
-      expect(d.spec.template.spec.securityContext, d.metadata.name).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+      // seccompProfile: the production namespace enforces the restricted Pod Security Standard.
+      expect(d.spec.template.spec.securityContext, d.metadata.name).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
       for (const c of d.spec.template.spec.containers) {
         expect(c.securityContext, c.name).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
         expect(c.securityContext?.capabilities?.add ?? []).toEqual([]);
