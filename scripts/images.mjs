@@ -16,14 +16,14 @@
 // afterwards. Build logs go to .data/images/<app>.build.log.
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_BUILD_ARGS, serviceNodeOptions } from './node-options.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The system tests' dependencies: a YAML parser and a Redis client.
 const requireTooling = createRequire(join(root, 'tooling', 'system-tests', 'package.json'));
 const YAML = requireTooling('yaml');
@@ -36,7 +36,7 @@ const MB = 1_000_000;
 /** Always development-only; the apps' own devDependencies are added per image. */
 const TOOLCHAIN = ['typescript', 'vitest', 'eslint', 'tsx', 'turbo', 'typescript-eslint', '@vitest/', '@types/'];
 
-const engine = onPath('podman') ? 'podman' : 'docker';
+export const engine = onPath('podman') ? 'podman' : 'docker';
 const logDir = join(root, '.data', 'images');
 const runId = randomBytes(4).toString('hex');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -44,7 +44,7 @@ const redisKeyPrefix = `images-${runId}:`;
 const queuePrefix = `{images-${runId}}`;
 const started = new Set();
 
-function onPath(cmd) {
+export function onPath(cmd) {
   return (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, cmd)));
 }
 
@@ -53,7 +53,7 @@ function say(line) {
 }
 
 /** Runs the engine and returns its stdout; throws with its stderr when it fails. */
-function run(args, { allowFail = false, timeoutMs } = {}) {
+export function run(args, { allowFail = false, timeoutMs } = {}) {
   const result = spawnSync(engine, args, { encoding: 'utf8', maxBuffer: 64 * MB, timeout: timeoutMs });
   if (result.status !== 0 && !allowFail) {
     throw new Error(`${engine} ${args.slice(0, 2).join(' ')} failed: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-5).join(' | ')}`);
@@ -61,21 +61,21 @@ function run(args, { allowFail = false, timeoutMs } = {}) {
   return result.status === 0 ? result.stdout : undefined;
 }
 
-function inspectImage(name) {
+export function inspectImage(name) {
   const out = run(['image', 'inspect', name], { allowFail: true });
   return out ? JSON.parse(out)[0] : undefined;
 }
 
-function imageSize(info) {
+export function imageSize(info) {
   return info.Size ?? info.VirtualSize;
 }
 
-function mb(bytes) {
+export function mb(bytes) {
   return `${(bytes / MB).toFixed(1)} MB`;
 }
 
 /** The seven services built from infra/Dockerfile, as docker-compose.yml names and configures them. */
-function composeServices() {
+export function composeServices() {
   const compose = YAML.parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
   return Object.entries(compose.services)
     .filter(([, s]) => s.build?.dockerfile === 'infra/Dockerfile')
@@ -83,7 +83,7 @@ function composeServices() {
 }
 
 /** Fresh secrets for `${NAME:?…}` (what infra/generate-env.mjs writes into .env). */
-function runSecrets() {
+export function runSecrets() {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString().trim();
   return {
@@ -95,7 +95,7 @@ function runSecrets() {
 }
 
 /** Compose's `${NAME}`, `${NAME:-default}` and `${NAME:?error}`, from the run's secrets and the defaults. */
-function interpolate(value, secrets) {
+export function interpolate(value, secrets) {
   return String(value).replace(/\$\{([A-Z0-9_]+)(?::?([-?])([^}]*))?\}/g, (_, name, op, rest) => {
     if (secrets[name] !== undefined) return secrets[name];
     if (op === '-') return rest;
@@ -105,7 +105,7 @@ function interpolate(value, secrets) {
 }
 
 /** `NAME_PORT` variables of an app's env schema with their defaults. */
-function portVariables(app) {
+export function portVariables(app) {
   const config = readFileSync(join(root, 'apps', app, 'src', 'config.ts'), 'utf8');
   return [...config.matchAll(/^\s*([A-Z][A-Z0-9_]*_PORT): z\.coerce\.number\(\)[^\n]*?\.default\(([\d_]+)\)/gm)].map((m) => ({
     name: m[1],
@@ -113,7 +113,7 @@ function portVariables(app) {
   }));
 }
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -181,7 +181,7 @@ console.log(JSON.stringify(found));
 `;
 
 /** Where the official base cannot be pulled, the stand-in under its name. */
-function ensureBase(base) {
+export function ensureBase(base) {
   const official = `docker.io/library/${base}`;
   if (inspectImage(official)) return;
   say(`${base}: not here, pulling`);
@@ -191,7 +191,7 @@ function ensureBase(base) {
   if (built.status !== 0) throw new Error(`no base image ${base}: the pull and the stand-in both failed`);
 }
 
-function build(service, buildArgs) {
+export function build(service, buildArgs) {
   mkdirSync(logDir, { recursive: true });
   const log = join(logDir, `${service.name}.build.log`);
   const args = ['build', '-f', 'infra/Dockerfile', '-t', service.image, '--network', 'host'];
@@ -334,66 +334,71 @@ async function cleanRedis() {
 function removeStarted() {
   for (const container of started) run(['rm', '-f', container], { allowFail: true });
 }
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    removeStarted();
-    process.exit(130);
-  });
-}
-
-const only = process.argv.slice(2);
-const services = composeServices().filter((s) => !only.length || only.includes(s.name));
-if (!services.length) {
-  say(`no service named ${only.join(', ')} in docker-compose.yml`);
-  process.exit(1);
-}
-const nodeVersion = /^ARG NODE_VERSION=(\S+)$/m.exec(readFileSync(join(root, 'infra', 'Dockerfile'), 'utf8'))?.[1];
-const base = `docker.io/library/node:${nodeVersion}`;
-ensureBase(`node:${nodeVersion}`);
-const standIn = /^stand-in/.test(inspectImage(base)?.Config?.Labels?.['org.opencontainers.image.description'] ?? '');
-say(`${engine}: ${services.length} image(s) on ${base}${standIn ? ' (stand-in)' : ''}, ${mb(imageSize(inspectImage(base)))}`);
-
-const secrets = runSecrets();
-const results = [];
-for (const service of services) {
-  const buildArgs = { APP: service.args.APP ?? service.name, PORT: service.args.PORT, ...service.args, ...SERVICE_BUILD_ARGS[service.name] };
-  say(`\n${service.image}: building (${Object.entries(buildArgs).map(([k, v]) => `${k}=${v}`).join(' ')})`);
-  let result;
-  try {
-    const seconds = build(service, buildArgs);
-    say(`${service.image}: built in ${seconds.toFixed(0)} s`);
-    result = await check({ ...service, args: buildArgs }, base, secrets);
-  } catch (err) {
-    result = { failures: [err instanceof Error ? err.message : String(err)], facts: {} };
+async function main() {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      removeStarted();
+      process.exit(130);
+    });
   }
-  const { facts, failures } = result;
-  if (facts.size !== undefined) {
+
+  const only = process.argv.slice(2);
+  const services = composeServices().filter((s) => !only.length || only.includes(s.name));
+  if (!services.length) {
+    say(`no service named ${only.join(', ')} in docker-compose.yml`);
+    process.exit(1);
+  }
+  const nodeVersion = /^ARG NODE_VERSION=(\S+)$/m.exec(readFileSync(join(root, 'infra', 'Dockerfile'), 'utf8'))?.[1];
+  const base = `docker.io/library/node:${nodeVersion}`;
+  ensureBase(`node:${nodeVersion}`);
+  const standIn = /^stand-in/.test(inspectImage(base)?.Config?.Labels?.['org.opencontainers.image.description'] ?? '');
+  say(`${engine}: ${services.length} image(s) on ${base}${standIn ? ' (stand-in)' : ''}, ${mb(imageSize(inspectImage(base)))}`);
+
+  const secrets = runSecrets();
+  const results = [];
+  for (const service of services) {
+    const buildArgs = { APP: service.args.APP ?? service.name, PORT: service.args.PORT, ...service.args, ...SERVICE_BUILD_ARGS[service.name] };
+    say(`\n${service.image}: building (${Object.entries(buildArgs).map(([k, v]) => `${k}=${v}`).join(' ')})`);
+    let result;
+    try {
+      const seconds = build(service, buildArgs);
+      say(`${service.image}: built in ${seconds.toFixed(0)} s`);
+      result = await check({ ...service, args: buildArgs }, base, secrets);
+    } catch (err) {
+      result = { failures: [err instanceof Error ? err.message : String(err)], facts: {} };
+    }
+    const { facts, failures } = result;
+    if (facts.size !== undefined) {
+      say(
+        `${service.image}: ${mb(facts.size)}, adds ${mb(facts.added)} to its base; ` +
+          `uid ${facts.uid ?? '?'}; /healthz ${facts.healthz === undefined ? 'no answer' : `after ${facts.healthz.toFixed(1)} s`}; ` +
+          `SIGTERM: ${facts.stop?.code === undefined ? 'not stopped' : `exit ${facts.stop.code} in ${facts.stop.seconds.toFixed(1)} s`}`,
+      );
+    }
+    for (const failure of failures) say(`${service.image}: FAIL ${failure}`);
+    if (facts.logs) say(`  last log lines:\n  ${facts.logs.split('\n').join('\n  ')}`);
+    results.push({ service, ...result });
+  }
+  await cleanRedis();
+
+  say('\nimage                 size       added      uid   healthz  stop           budgets');
+  for (const { service, facts, failures } of results) {
     say(
-      `${service.image}: ${mb(facts.size)}, adds ${mb(facts.added)} to its base; ` +
-        `uid ${facts.uid ?? '?'}; /healthz ${facts.healthz === undefined ? 'no answer' : `after ${facts.healthz.toFixed(1)} s`}; ` +
-        `SIGTERM: ${facts.stop?.code === undefined ? 'not stopped' : `exit ${facts.stop.code} in ${facts.stop.seconds.toFixed(1)} s`}`,
+      [
+        service.image.padEnd(20),
+        (facts.size === undefined ? '-' : mb(facts.size)).padStart(9),
+        (facts.added === undefined ? '-' : mb(facts.added)).padStart(10),
+        String(facts.uid ?? '-').padStart(5),
+        (facts.healthz === undefined ? '-' : `${facts.healthz.toFixed(1)} s`).padStart(8),
+        (facts.stop?.code === undefined ? '-' : `${facts.stop.code} ${facts.stop.seconds.toFixed(1)} s`).padStart(13),
+        failures.length ? `FAIL (${failures.length})` : 'ok',
+      ].join('  '),
     );
   }
-  for (const failure of failures) say(`${service.image}: FAIL ${failure}`);
-  if (facts.logs) say(`  last log lines:\n  ${facts.logs.split('\n').join('\n  ')}`);
-  results.push({ service, ...result });
+  const failed = results.filter((r) => r.failures.length).length;
+  say(failed ? `\n${failed} of ${results.length} image(s) failed` : `\nall ${results.length} image(s) within budget (added ≤ ${ADDED_MB_BUDGET} MB, non-root, read-only, NODE_ENV=production, no dev dependencies or sources, SIGTERM ≤ ${STOP_GRACE_S} s)`);
+  process.exit(failed ? 1 : 0);
 }
-await cleanRedis();
 
-say('\nimage                 size       added      uid   healthz  stop           budgets');
-for (const { service, facts, failures } of results) {
-  say(
-    [
-      service.image.padEnd(20),
-      (facts.size === undefined ? '-' : mb(facts.size)).padStart(9),
-      (facts.added === undefined ? '-' : mb(facts.added)).padStart(10),
-      String(facts.uid ?? '-').padStart(5),
-      (facts.healthz === undefined ? '-' : `${facts.healthz.toFixed(1)} s`).padStart(8),
-      (facts.stop?.code === undefined ? '-' : `${facts.stop.code} ${facts.stop.seconds.toFixed(1)} s`).padStart(13),
-      failures.length ? `FAIL (${failures.length})` : 'ok',
-    ].join('  '),
-  );
-}
-const failed = results.filter((r) => r.failures.length).length;
-say(failed ? `\n${failed} of ${results.length} image(s) failed` : `\nall ${results.length} image(s) within budget (added ≤ ${ADDED_MB_BUDGET} MB, non-root, read-only, NODE_ENV=production, no dev dependencies or sources, SIGTERM ≤ ${STOP_GRACE_S} s)`);
-process.exit(failed ? 1 : 0);
+// Run as `pnpm images`; imported (the whole-system test), it only lends its functions.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
