@@ -52,7 +52,8 @@ beforeAll(async () => {
   worker = await startTestWorker(testRedis, {
     SMTP_URL: smtp.url,
     REDIS_WAIT_REPLICAS: '1',
-    REDIS_WAIT_TIMEOUT_MS: '300',
+    // Generous: a loaded machine can keep a replica's acknowledgement on loopback for hundreds of ms.
+    REDIS_WAIT_TIMEOUT_MS: '2000',
   });
 });
 

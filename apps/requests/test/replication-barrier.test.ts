@@ -77,7 +77,8 @@ beforeAll(async () => {
       return typeof member === 'function' ? member.bind(target.store) : member;
     },
   });
-  h = await startHarness('replication-barrier', { replication: { replicas: 1, timeoutMs: 300 }, store: striking });
+  // Generous: a loaded machine can keep a replica's acknowledgement on loopback for hundreds of ms.
+  h = await startHarness('replication-barrier', { replication: { replicas: 1, timeoutMs: 2_000 }, store: striking });
   target.store = h.store;
 });
 
