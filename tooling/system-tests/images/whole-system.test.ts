@@ -166,16 +166,26 @@ describe('the whole system started from its images', () => {
   });
 
   it('answers on the admin and internal ports inside the network, the queue UI only on its loopback, and refuses them all on the host', async () => {
+    // Connects to each [host, port]: true, or the last error of five tries
+    // (a name lookup on a network just created can be slow at first).
     const probe = String.raw`
       const net = require('node:net');
-      const targets = JSON.parse(process.argv[1]);
-      Promise.all(targets.map(([host, port]) => new Promise((resolve) => {
+      const once = ([host, port]) => new Promise((resolve) => {
         const s = net.connect({ host, port });
-        s.setTimeout(3000);
+        s.setTimeout(5000);
         s.once('connect', () => { s.destroy(); resolve(true); });
         s.once('error', (err) => resolve(err.code));
         s.once('timeout', () => { s.destroy(); resolve('timeout'); });
-      }))).then((r) => console.log(JSON.stringify(r)));`;
+      });
+      const tries = async (target) => {
+        let result;
+        for (let i = 0; i < 5 && result !== true; i++) {
+          if (i) await new Promise((r) => setTimeout(r, 500));
+          result = await once(target);
+        }
+        return result;
+      };
+      Promise.all(JSON.parse(process.argv[1]).map(tries)).then((r) => console.log(JSON.stringify(r)));`;
     const targets = system.containers
       .filter((c) => c.service !== 'mailpit')
       .flatMap((c) => c.ports.map((p) => [c.service, p.port] as [string, number]));
