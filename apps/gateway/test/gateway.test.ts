@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyInternalToken, createMetrics, listen, loadConfig, closeServer, type RunningService } from '@msa/service-kit';
 import { createRedis } from '@msa/service-kit/redis';
 import { createWindowLimiter } from '@msa/service-kit/limits';
@@ -10,24 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdentityClient } from '@msa/contracts';
 import { createAdminApp, createApp, type GatewayDeps } from '../src/app.js';
 import { createKeyResolver } from '../src/auth/key-resolver.js';
-import { BASE, startTestIdentity, testGatewayDeps, type TestIdentity } from './support.js';
+import { BASE, closedPortUrl, startServer, startTestIdentity, testGatewayDeps, type TestIdentity } from './support.js';
 
 interface Recorded {
   url: string;
   headers: http.IncomingHttpHeaders;
-}
-
-function startServer(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
-  return new Promise((resolve) => {
-    const server = http.createServer(handler);
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-  });
-}
-
-async function closedPortUrl(): Promise<string> {
-  const { server, url } = await startServer(() => undefined);
-  await new Promise((r) => server.close(r));
-  return url;
 }
 
 describe('gateway', () => {

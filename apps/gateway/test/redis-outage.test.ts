@@ -2,7 +2,6 @@
 // reports its neighbours on the admin port, limits in memory per replica,
 // and lets a key it resolved recently through for a bounded time.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMetrics, loadConfig } from '@msa/service-kit';
 import { buildContext, createTestRedis, startOwnRedisServer, TEST_INTERNAL_SECRET, testLogger, type OwnRedisServer, type TestRedis } from '@msa/test-kit';
 import request from 'supertest';
@@ -11,20 +10,7 @@ import { createApp } from '../src/app.js';
 import { createKeyResolver } from '../src/auth/key-resolver.js';
 import { GatewayEnv } from '../src/config.js';
 import { startService, type RunningGateway } from '../src/server.js';
-import { BASE, startTestIdentity, testGatewayDeps, type TestIdentity } from './support.js';
-
-function startServer(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
-  return new Promise((resolve) => {
-    const server = http.createServer(handler);
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-  });
-}
-
-async function closedPortUrl(): Promise<string> {
-  const { server, url } = await startServer(() => undefined);
-  await new Promise((r) => server.close(r));
-  return url;
-}
+import { BASE, closedPortUrl, startServer, startTestIdentity, testGatewayDeps, type TestIdentity } from './support.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -2,6 +2,8 @@
 // limiters under the test file's prefix, and credentials checked by the real
 // identity service (its app on the same Redis, over HTTP), exactly as
 // server.ts wires them.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createIdentityClient, type CallContext, type IdentityClient } from '@msa/contracts';
 import { IdentityEnv, startService as startIdentity } from '@msa/identity';
 import { createInternalSigner, createMetrics, loadConfig, type RunningService } from '@msa/service-kit';
@@ -95,4 +97,19 @@ export function testGatewayDeps(
     ready: async () => undefined,
     ...overrides,
   };
+}
+
+/** A plain HTTP server on a free loopback port: an upstream a test shapes itself. */
+export function startServer(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
+  return new Promise((resolve) => {
+    const server = http.createServer(handler);
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+  });
+}
+
+/** The URL of a loopback port nothing listens on (one just closed). */
+export async function closedPortUrl(): Promise<string> {
+  const { server, url } = await startServer(() => undefined);
+  await new Promise((r) => server.close(r));
+  return url;
 }
