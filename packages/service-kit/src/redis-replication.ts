@@ -35,9 +35,6 @@ export class ReplicasNotAcknowledgedError extends Error {
 /** How much longer than WAIT's own timeout its answer may take before the client stops waiting. */
 const CLIENT_MARGIN_MS = 1_000;
 
-/** Waits on the connection's master(s); a no-op resolving 0 when `replicas` is 0. */
-export type ReplicationBarrier = (keys: readonly string[]) => Promise<number>;
-
 /**
  * Resolves with the fewest replicas that acknowledged on any master involved
  * once every master of `keys` (the client itself, unless a Cluster) has at
@@ -63,11 +60,6 @@ export async function waitForReplicas(redis: RedisClient, keys: readonly string[
     }),
   );
   return Math.min(...counts);
-}
-
-/** A barrier bound to one client and configuration. */
-export function replicationBarrier(redis: RedisClient, options: ReplicationOptions): ReplicationBarrier {
-  return (keys) => waitForReplicas(redis, keys, options);
 }
 
 /**
