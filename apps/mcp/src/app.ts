@@ -1,8 +1,10 @@
 import type { CallContext } from '@msa/contracts';
 import {
+  bodyDeadline,
   finishServiceApp,
   healthRoutes,
   internalAuth,
+  onlyWithBody,
   requestContext,
   type Metrics,
 } from '@msa/service-kit';
@@ -20,6 +22,8 @@ export interface AppDeps extends Omit<McpDeps, 'toolCalls' | 'envelope' | 'urls'
   allowedOrigins?: readonly string[];
   allowedHosts?: readonly string[];
   metrics?: Metrics;
+  /** A body not received in full this long after the request began gets 408 (15 s by default), as in every service. */
+  bodyDeadlineMs?: number;
 }
 
 export interface McpApp {
@@ -55,6 +59,8 @@ export function createMcpApp(deps: AppDeps): McpApp {
   if (metrics) app.use(metrics.http);
   app.use(healthRoutes());
   app.use(internalAuth(deps.internalAuthSecret, 'mcp'));
+  // The kit's deadline, not its parsers: a body trickled in holds no request here for longer.
+  app.use(onlyWithBody([bodyDeadline({ publicBaseUrl, ...(deps.bodyDeadlineMs ? { deadlineMs: deps.bodyDeadlineMs } : {}) })]));
   app.use(
     mcpRoutes({
       dispatcher,
