@@ -7,8 +7,15 @@
 // Redis is Debian's redis-server built on the services' base (redis.Dockerfile)
 // with infra/redis.conf mounted, the mail sink is sink.mjs (aliases mailpit
 // and logos). Only the ports compose publishes are published, on 127.0.0.1.
+//
+// Names are resolved from each container's hosts file, not by the engine's
+// DNS: aardvark-dns (1.4, Debian's) drops queries while it reloads on every
+// container start and stop (containers/aardvark-dns#389), which stalled
+// lookups for 15-40 s whenever the test restarted a container. Every
+// container gets a fixed address on the network and an entry for each
+// compose name and container name, so a name means the same as under compose.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -97,6 +104,25 @@ function hardened(): string[] {
   return ['--read-only', '--tmpfs', '/tmp', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'];
 }
 
+/**
+ * A network of the run's own on the first free 10.89.N.0/24 (the engine
+ * refuses a subnet in use), without the engine's DNS: see the top of the file.
+ */
+function createNetwork(network: string): string {
+  const first = randomInt(0, 150);
+  for (let i = 0; i < 150; i++) {
+    const subnet = `10.89.${100 + ((first + i) % 150)}.0/24`;
+    const created = engineRun(['network', 'create', ...(engine === 'podman' ? ['--disable-dns'] : []), '--subnet', subnet, network], { allowFail: true });
+    if (created) return subnet;
+  }
+  throw new Error('no free 10.89.N.0/24 for the test network');
+}
+
+/** Address i of a /24, from .10 on (.1 is the gateway). */
+function addressOf(subnet: string, i: number): string {
+  return subnet.replace(/\.0\/24$/, `.${10 + i}`);
+}
+
 async function waitFor(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -147,24 +173,39 @@ export async function startComposeSystem(opts: { extraEnv?: (subnet: string) => 
     rmSync(mailDir, { recursive: true, force: true });
   };
   try {
-    engineRun(['network', 'create', network]);
-    const subnet = JSON.parse(engineRun(['network', 'inspect', network]))[0].subnets[0].subnet as string;
+    const subnet = createNetwork(network);
     const services = composeFile();
     const secrets = images.runSecrets() as Record<string, string>;
     const extraEnv = opts.extraEnv?.(subnet) ?? {};
+    const built = (images.composeServices() as { name: string }[]).map((s) => s.name);
+
+    // Every container's name and address before any starts, so each one's hosts file names them all.
+    const replicaNames = Object.fromEntries(
+      built.map((name) => {
+        const replicas = services[name]!.deploy?.replicas ?? 1;
+        return [name, Array.from({ length: replicas }, (_, i) => (replicas > 1 ? `${prefix}-${name}-${i + 1}` : `${prefix}-${name}`))];
+      }),
+    );
+    const planned: { name: string; aliases: string[] }[] = [
+      { name: `${prefix}-redis`, aliases: ['redis'] },
+      { name: `${prefix}-sink`, aliases: ['mailpit', 'logos'] },
+      ...built.flatMap((name) => replicaNames[name]!.map((container, i) => ({ name: container, aliases: i === 0 ? [name] : [] }))),
+    ];
+    const address = new Map(planned.map((c, i) => [c.name, addressOf(subnet, i)]));
+    const hostEntries = planned.flatMap((c) => [c.name, ...c.aliases].flatMap((host) => ['--add-host', `${host}:${address.get(c.name)}`]));
+    const attach = (container: string) => ['--network', network, '--ip', address.get(container)!, ...hostEntries];
 
     const redis: Container = { name: `${prefix}-redis`, service: 'redis', image: REDIS_IMAGE, ports: [{ name: 'redis', port: 6379 }] };
-    engineRun(['run', '-d', '--name', redis.name, '--network', network, '--network-alias', 'redis', ...hardened(), '-v', `${prefix}-redis-data:/data`, '-v', `${join(root, 'infra', 'redis.conf')}:/usr/local/etc/redis/redis.conf:ro`, REDIS_IMAGE, ...(services.redis?.command ?? []), ...REDIS_IMAGE_DEFAULTS]);
+    engineRun(['run', '-d', '--name', redis.name, ...attach(redis.name), ...hardened(), '-v', `${prefix}-redis-data:/data`, '-v', `${join(root, 'infra', 'redis.conf')}:/usr/local/etc/redis/redis.conf:ro`, REDIS_IMAGE, ...(services.redis?.command ?? []), ...REDIS_IMAGE_DEFAULTS]);
     containers.push(redis);
 
     const smtpServer = dirname(createRequire(join(root, 'packages', 'test-kit', 'package.json')).resolve('smtp-server/package.json'));
     const store = join(root, 'node_modules', '.pnpm');
     const sink: Container = { name: `${prefix}-sink`, service: 'mailpit', image: nodeBase(), ports: [{ name: 'smtp', port: 1025 }, { name: 'http', port: 8000 }] };
-    engineRun(['run', '-d', '--name', sink.name, '--network', network, '--network-alias', 'mailpit', '--network-alias', 'logos', ...hardened(), '--user', 'node', '-v', `${store}:${store}:ro`, '-v', `${join(here, 'sink.mjs')}:/sink.mjs:ro`, '-v', `${mailDir}:/mail`, '-e', `SMTP_SERVER_MODULE=${smtpServer}`, nodeBase(), 'node', '/sink.mjs']);
+    engineRun(['run', '-d', '--name', sink.name, ...attach(sink.name), ...hardened(), '--user', 'node', '-v', `${store}:${store}:ro`, '-v', `${join(here, 'sink.mjs')}:/sink.mjs:ro`, '-v', `${mailDir}:/mail`, '-e', `SMTP_SERVER_MODULE=${smtpServer}`, nodeBase(), 'node', '/sink.mjs']);
     containers.push(sink);
     await waitFor('Redis', () => healthy(redis.name, ['CMD', 'redis-cli', 'ping']));
 
-    const built = (images.composeServices() as { name: string }[]).map((s) => s.name);
     const pending = new Set(built);
     const up = new Set(['redis', 'mailpit']);
     let gatewayHostPort = 0;
@@ -184,16 +225,15 @@ export async function startComposeSystem(opts: { extraEnv?: (subnet: string) => 
           gatewayHostPort = (await images.freePort()) as number;
           publish.push('-p', `127.0.0.1:${gatewayHostPort}:${containerPort}`);
         }
-        const replicas = service.deploy?.replicas ?? 1;
         const app = String(service.build!.args!.APP);
-        for (let i = 1; i <= replicas; i++) {
+        for (const containerName of replicaNames[name]!) {
           const container: Container = {
-            name: replicas > 1 ? `${prefix}-${name}-${i}` : `${prefix}-${name}`,
+            name: containerName,
             service: name,
             image: service.image!,
             ports: images.portVariables(app) as { name: string; port: number }[],
           };
-          engineRun(['run', '-d', '--name', container.name, '--network', network, '--network-alias', name, ...hardened(), '--stop-timeout', '15', ...publish, ...env.flatMap((e) => ['-e', e]), container.image]);
+          engineRun(['run', '-d', '--name', container.name, ...attach(container.name), ...hardened(), '--stop-timeout', '15', ...publish, ...env.flatMap((e) => ['-e', e]), container.image]);
           containers.push(container);
           starting.push({ name, container: container.name });
         }
