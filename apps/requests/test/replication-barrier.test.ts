@@ -2,64 +2,20 @@
 // test's own: a 201 only for writes the replica holds, a 503 with
 // Retry-After while it is away, and the same id for the same
 // Idempotency-Key once it is back.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startOwnRedisServer, type OwnRedisServer } from '@msa/test-kit';
-import { Redis } from 'ioredis';
+import { startReplicatedRedis, type ReplicatedRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopRequestStore } from '../src/store/shop-request-store.js';
 import { buildShopRequest, liveWriter, sandboxWriter, startHarness, type Harness } from './support.js';
 
-let dir: string | undefined;
-let master: OwnRedisServer;
-let replica: OwnRedisServer;
-let onReplica: Redis;
+let pair: ReplicatedRedis;
 let h: Harness;
 /** Set by a test: stops the replica right after the next record is stored, before anything else is written. */
 let stopReplicaAfterStore = false;
 
-async function replicationInfo(port: number): Promise<string> {
-  const client = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-  try {
-    return await client.info('replication');
-  } finally {
-    client.disconnect();
-  }
-}
-
-async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`never: ${what}`);
-}
-
-const replicaSynced = () => until('the replica is in sync', async () => /master_link_status:up/.test(await replicationInfo(replica.port)));
-const replicaGone = () => until('the master counts no replica', async () => /connected_slaves:0\b/.test(await replicationInfo(master.port)));
-
-async function stopReplica(): Promise<void> {
-  await replica.stop();
-  await replicaGone();
-}
-
-async function startReplica(): Promise<void> {
-  await replica.start();
-  await replicaSynced();
-}
-
 beforeAll(async () => {
-  // The replica writes the master's snapshot to its directory when it syncs: a temporary one, not the package's.
-  dir = mkdtempSync(join(tmpdir(), 'msa-replica-'));
-  master = await startOwnRedisServer({ args: ['--dir', dir] });
-  replica = await startOwnRedisServer({ args: ['--dir', dir, '--dbfilename', 'replica.rdb', '--replicaof', '127.0.0.1', String(master.port)] });
-  await replicaSynced();
-  onReplica = new Redis(replica.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-  // It is stopped and started by the tests; its reconnect errors are expected.
-  onReplica.on('error', () => undefined);
+  pair = await startReplicatedRedis();
   // The harness talks to REDIS_URL: here the test's own master (each test file runs in a process of its own).
-  process.env.REDIS_URL = master.url;
+  process.env.REDIS_URL = pair.master.url;
   const target: { store?: ShopRequestStore } = {};
   // The real store; `create` can stop the replica right after the record is written, as a crash of it would.
   const striking = new Proxy({} as ShopRequestStore, {
@@ -69,7 +25,7 @@ beforeAll(async () => {
           await target.store!.create(record);
           if (stopReplicaAfterStore) {
             stopReplicaAfterStore = false;
-            await stopReplica();
+            await pair.stopReplica();
           }
         };
       }
@@ -84,10 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
-  onReplica?.disconnect();
-  await replica?.stop();
-  await master?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await pair?.close();
 });
 
 async function recordsOf(shopName: string): Promise<string[]> {
@@ -106,9 +59,9 @@ describe('a shop request on a Redis whose replica must acknowledge its writes', 
     const created = await h.post(buildShopRequest({ shop_name: 'Replicated Fanshop' }), { principal: liveWriter(), idempotencyKey: 'replicated-1' });
     const id = String(created.body.id);
 
-    const record = await onReplica.hget(`${h.prefix}shop-request:${id}`, 'owner');
-    const job = await onReplica.exists(h.intake.queue.toKey(id));
-    const [, bindings] = await onReplica.scan('0', 'MATCH', `${h.prefix}shop-requests:idem:*`, 'COUNT', 1000);
+    const record = await pair.onReplica.hget(`${h.prefix}shop-request:${id}`, 'owner');
+    const job = await pair.onReplica.exists(h.intake.queue.toKey(id));
+    const [, bindings] = await pair.onReplica.scan('0', 'MATCH', `${h.prefix}shop-requests:idem:*`, 'COUNT', 1000);
 
     expect(created.status).toBe(201);
     expect(record).not.toBeNull();
@@ -120,9 +73,9 @@ describe('a shop request on a Redis whose replica must acknowledge its writes', 
     const principal = sandboxWriter();
     const send = () => h.post(buildShopRequest({ shop_name: 'Unreplicated Fanshop' }), { principal, sandbox: true, idempotencyKey: 'unreplicated-1' });
 
-    await stopReplica();
+    await pair.stopReplica();
     const refused = await send();
-    await startReplica();
+    await pair.startReplica();
     const accepted = await send();
     const replay = await send();
 
@@ -141,9 +94,9 @@ describe('a shop request on a Redis whose replica must acknowledge its writes', 
     stopReplicaAfterStore = true;
     const refused = await send();
     const storedMeanwhile = await recordsOf('Stored Alone Fanshop');
-    await startReplica();
+    await pair.startReplica();
     const retried = await send();
-    const onReplicaNow = await onReplica.hget(`${h.prefix}shop-request:${String(retried.body.id)}`, 'owner');
+    const onReplicaNow = await pair.onReplica.hget(`${h.prefix}shop-request:${String(retried.body.id)}`, 'owner');
 
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
@@ -158,12 +111,12 @@ describe('a shop request on a Redis whose replica must acknowledge its writes', 
   it('answers without waiting for replicas when REDIS_WAIT_REPLICAS is 0, the replica away or not', async () => {
     const off = await startHarness('replication-off');
     try {
-      await stopReplica();
+      await pair.stopReplica();
       const created = await off.post(buildShopRequest({ shop_name: 'Unwatched Fanshop' }), { principal: liveWriter(), idempotencyKey: 'unwatched-1' });
 
       expect(created.status).toBe(201);
     } finally {
-      await startReplica();
+      await pair.startReplica();
       await off.close();
     }
   });

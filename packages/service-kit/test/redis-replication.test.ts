@@ -1,75 +1,14 @@
 // The replication barrier against real servers of the test's own: a master
 // with a replica that acknowledges, the same master once its replica is
 // stopped, and a Cluster whose masters differ in whether their replica runs.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplicasNotAcknowledgedError, createRedis, waitForReplicas } from '../src/redis.js';
+import { freePort, redisNode, type RedisNode } from './redis-node.js';
 
 const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
-
-interface Node {
-  port: number;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Stops it and removes its directory. */
-  remove(): Promise<void>;
-}
-
-/** A redis-server child without persistence; `args` follow the defaults. */
-async function redisNode(args: string[] = []): Promise<Node> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'msa-replication-'));
-  let child: ChildProcess | undefined;
-  const node: Omit<Node, 'remove'> = {
-    port,
-    async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...args], { stdio: 'ignore' });
-      const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      probe.on('error', () => undefined);
-      try {
-        for (let i = 0; i < 200; i++) {
-          if ((await probe.connect().then(() => probe.ping()).catch(() => null)) === 'PONG') return;
-          probe.disconnect();
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        throw new Error(`redis-server on ${port} did not start`);
-      } finally {
-        probe.disconnect();
-      }
-    },
-    async stop() {
-      const proc = child;
-      child = undefined;
-      if (!proc || proc.exitCode !== null) return;
-      const exited = new Promise((resolve) => proc.once('exit', resolve));
-      proc.kill('SIGKILL');
-      await exited;
-    },
-  };
-  await node.start();
-  return Object.assign(node, {
-    async remove() {
-      await node.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
-}
 
 /** Until the replica on `port` says its link to the master is up. */
 async function replicaInSync(port: number): Promise<void> {
@@ -112,8 +51,8 @@ async function slotsSeenBy(port: number): Promise<unknown[][]> {
 }
 
 describe('waitForReplicas on one master and its replica', () => {
-  let master: Awaited<ReturnType<typeof redisNode>>;
-  let replica: Awaited<ReturnType<typeof redisNode>>;
+  let master: RedisNode;
+  let replica: RedisNode;
 
   beforeAll(async () => {
     master = await redisNode();
@@ -178,7 +117,7 @@ describe('waitForReplicas on one master and its replica', () => {
 });
 
 describe('waitForReplicas on a Redis Cluster', () => {
-  const nodes: Awaited<ReturnType<typeof redisNode>>[] = [];
+  const nodes: RedisNode[] = [];
   let client: Cluster;
 
   beforeAll(async () => {
@@ -203,7 +142,7 @@ describe('waitForReplicas on a Redis Cluster', () => {
   });
 
   /** The port of the master the client routes `key` to, and the port of that master's replica. */
-  async function shardOf(key: string): Promise<{ master: number; replica: Node }> {
+  async function shardOf(key: string): Promise<{ master: number; replica: RedisNode }> {
     const slot = Number(await client.cluster('KEYSLOT', key));
     const ranges = (await client.cluster('SLOTS')) as unknown as [number, number, [string, number], [string, number]][];
     const range = ranges.find(([from, to]) => from <= slot && slot <= to)!;

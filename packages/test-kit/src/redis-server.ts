@@ -2,7 +2,11 @@
 // use must never be stopped. Needs `redis-server` on PATH (Debian's
 // redis-server package); no persistence, so a restart starts empty.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
 
 export interface OwnRedisServer {
   url: string;
@@ -83,5 +87,66 @@ export async function startOwnRedisServer({ args = [] }: { args?: string[] } = {
     },
     start,
     stop,
+  };
+}
+
+export interface ReplicatedRedis {
+  master: OwnRedisServer;
+  replica: OwnRedisServer;
+  /** A client on the replica, to read what it holds; its errors while the replica is stopped are expected. */
+  onReplica: Redis;
+  /** Stops the replica; resolves once the master counts none. */
+  stopReplica(): Promise<void>;
+  /** Starts the replica again; resolves once it is in sync. */
+  startReplica(): Promise<void>;
+  /** Stops both and removes their directory. */
+  close(): Promise<void>;
+}
+
+async function replicationInfo(port: number): Promise<string> {
+  const client = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  try {
+    return await client.info('replication');
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+/** A master and its replica of a test's own, the replica in sync when this resolves. */
+export async function startReplicatedRedis(): Promise<ReplicatedRedis> {
+  // The replica writes the master's snapshot to its directory when it syncs: a temporary one.
+  const dir = mkdtempSync(join(tmpdir(), 'msa-replica-'));
+  const master = await startOwnRedisServer({ args: ['--dir', dir] });
+  const replica = await startOwnRedisServer({ args: ['--dir', dir, '--dbfilename', 'replica.rdb', '--replicaof', '127.0.0.1', String(master.port)] });
+  const inSync = () => until('the replica is in sync', async () => /master_link_status:up/.test(await replicationInfo(replica.port)));
+  await inSync();
+  const onReplica = new Redis(replica.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  onReplica.on('error', () => undefined);
+  return {
+    master,
+    replica,
+    onReplica,
+    async stopReplica() {
+      await replica.stop();
+      await until('the master counts no replica', async () => /connected_slaves:0\b/.test(await replicationInfo(master.port)));
+    },
+    async startReplica() {
+      await replica.start();
+      await inSync();
+    },
+    async close() {
+      onReplica.disconnect();
+      await replica.stop();
+      await master.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
