@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { LIMITS } from '@msa/contracts';
-import { CommonEnv, RedisEnv, queuePrefixRule } from '@msa/service-kit';
+import { CommonEnv, RedisEnv, queuePrefixRule, replicaWaitEnv } from '@msa/service-kit';
 import { z } from 'zod';
 import { parseCidrList } from './logos/address-policy.js';
 
@@ -64,14 +64,6 @@ export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
     CONFIRMATION_MAILS_PER_ADDRESS_PER_DAY: positiveInt(3).describe(
       'Confirmation e-mails to one contact address per UTC day, whatever credential made the requests; further requests reach the operator without one',
     ),
-    REDIS_WAIT_REPLICAS: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(16)
-      .default(0)
-      .describe('Replicas that must acknowledge a delivery\'s list entry (Redis WAIT) before its job completes; fewer in time: the job is retried. 0 = off; 1 on a Cluster or Sentinel setup with replicas'),
-    REDIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(1_000).describe('How long one WAIT blocks for REDIS_WAIT_REPLICAS acknowledgements'),
     ADMIN_USER: z.string().min(1).optional().describe('Basic-auth user of the queue UI at /admin/queues; unset: UI off'),
     ADMIN_PASSWORD: z.string().min(1).optional().describe('Basic-auth password of the queue UI'),
     QUEUE_UI_HOST: z
@@ -81,6 +73,7 @@ export const IntakeWorkerEnv = CommonEnv.extend(RedisEnv.shape)
       .describe('Interface the queue UI listens on: loopback, reached with kubectl port-forward; never the pod network'),
     QUEUE_UI_PORT: z.coerce.number().int().min(0).max(65535).default(8087).describe('Port of the queue UI, apart from the admin port (0 = any free port)'),
   })
+  .extend(replicaWaitEnv({ writes: "a delivery's list entry", before: 'its job completes', shortfall: 'the job is retried', maxTimeoutMs: 10_000 }).shape)
   .superRefine((env, ctx) => {
     // The development defaults would send production mail nowhere.
     if (env.NODE_ENV === 'production') {

@@ -1,5 +1,5 @@
 import { LIMITS } from '@msa/contracts';
-import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
+import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule, replicaWaitEnv } from '@msa/service-kit';
 import { z } from 'zod';
 import { DEFAULT_MAX_STORED_BYTES } from './domain/stored-size.js';
 
@@ -56,20 +56,15 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
     .max(3_650)
     .default(730)
     .describe('Days a live shop request is kept in Redis, then it expires (sandbox requests: 30 days)'),
-  REDIS_WAIT_REPLICAS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(16)
-    .default(0)
-    .describe('Replicas that must acknowledge a shop request\'s writes (Redis WAIT) before it is answered 201; fewer in time: 503 and a retry. 0 = off; 1 on a Cluster or Sentinel setup with replicas'),
-  REDIS_WAIT_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    // Below the API connection's 5 s command timeout, which would cut WAIT off first.
-    .max(4_000)
-    .default(1_000)
-    .describe('How long one WAIT blocks for REDIS_WAIT_REPLICAS acknowledgements'),
-}).superRefine(queuePrefixRule);
+})
+  .extend(
+    replicaWaitEnv({
+      writes: "a shop request's writes",
+      before: 'it is answered 201',
+      shortfall: '503 and a retry',
+      // Below the API connection's 5 s command timeout, which would cut WAIT off first.
+      maxTimeoutMs: 4_000,
+    }).shape,
+  )
+  .superRefine(queuePrefixRule);
 export type RequestsConfig = z.infer<typeof RequestsEnv>;

@@ -151,6 +151,24 @@ export const IdempotencyLockSeconds = z.coerce
   .default(30)
   .describe('How long a request in progress holds its Idempotency-Key; after a crash, retries get 409 idempotency_key_in_use this long, then the stored result');
 
+/**
+ * For services that wait for replicas to acknowledge their writes (Redis
+ * WAIT, see waitForReplicas): what is acknowledged, when, and what happens
+ * when too few replicas answer in time are the service's own.
+ */
+export function replicaWaitEnv(opts: { writes: string; before: string; shortfall: string; maxTimeoutMs: number }) {
+  return z.object({
+    REDIS_WAIT_REPLICAS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(16)
+      .default(0)
+      .describe(`Replicas that must acknowledge ${opts.writes} (Redis WAIT) before ${opts.before}; fewer in time: ${opts.shortfall}. 0 = off; 1 on a Cluster or Sentinel setup with replicas`),
+    REDIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(opts.maxTimeoutMs).default(1_000).describe('How long one WAIT blocks for REDIS_WAIT_REPLICAS acknowledgements'),
+  });
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
