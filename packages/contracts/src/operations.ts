@@ -110,28 +110,18 @@ export interface OperationDef {
 export const SERVICE_UNAVAILABLE =
   'Briefly unavailable (`service_unavailable`): a data store or the credential check did not answer. Retry after `Retry-After` seconds.';
 
-const IdempotencyHeader = z.object({
-  'Idempotency-Key': z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .openapi({
-      description: `Same key and body within ${LIMITS.idempotencyWindowSeconds / 3600} h replays the first response (\`Idempotent-Replayed: true\`).`,
-    }),
-});
+/** The optional `Idempotency-Key` request header; each use describes what a repeat gets. */
+const idempotencyHeader = (description: string) =>
+  z.object({ 'Idempotency-Key': z.string().min(1).max(255).optional().openapi({ description }) });
+
+const IdempotencyHeader = idempotencyHeader(
+  `Same key and body within ${LIMITS.idempotencyWindowSeconds / 3600} h replays the first response (\`Idempotent-Replayed: true\`).`,
+);
 
 /** POST /v1/keys: a retry is safe, yet its secrets are shown once, so a repeat of a finished creation is refused, never replayed. */
-const CredentialIdempotencyHeader = z.object({
-  'Idempotency-Key': z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .openapi({
-      description: `A retry after a failure (5xx, a dropped connection) with the same key and body within ${LIMITS.idempotencyWindowSeconds / 3600} h never creates a second set. Once the \`201\` was given, a repeat gets \`409 idempotency_key_reused\`: the secrets are shown once only, so keep the first answer.`,
-    }),
-});
+const CredentialIdempotencyHeader = idempotencyHeader(
+  `A retry after a failure (5xx, a dropped connection) with the same key and body within ${LIMITS.idempotencyWindowSeconds / 3600} h never creates a second set. Once the \`201\` was given, a repeat gets \`409 idempotency_key_reused\`: the secrets are shown once only, so keep the first answer.`,
+);
 
 const FreeForm = z.record(z.string(), z.unknown());
 const JsonRpc = z.union([FreeForm, z.array(FreeForm)]);
