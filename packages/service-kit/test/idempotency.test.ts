@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { Express, RequestHandler } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,33 @@ import { BASE_URL, captureLogs, createTestRedis, eventually, type TestRedis } fr
 let t: TestRedis;
 let n = 0;
 const newKey = () => `key-${Date.now()}-${++n}`;
+
+/**
+ * A POST with an Idempotency-Key to the app on a port of its own, sent with
+ * fetch so the test can hang up on it (supertest cannot); `stop` hangs up
+ * and closes the server.
+ */
+function postAbortable(app: Express, path: string, key: string, body: object) {
+  const server = app.listen(0);
+  const port = (server.address() as AddressInfo).port;
+  const abort = new AbortController();
+  const sent = fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify(body),
+    signal: abort.signal,
+  }).catch((err: unknown) => err);
+  return {
+    server,
+    sent,
+    hangUp: () => abort.abort(),
+    stop: () => {
+      abort.abort();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
 
 beforeAll(async () => {
   t = await createTestRedis('idempotency');
@@ -217,26 +245,18 @@ describe('idempotency', () => {
   it('replays the answer of a request whose client hung up before it was given', async () => {
     let release!: () => void;
     const slow: Handler = { runs: 0, arrived: 0, next: 'ok', hold: new Promise<void>((r) => (release = r)) };
-    const server = buildApp(slow).listen(0);
-    const port = (server.address() as { port: number }).port;
     const key = newKey();
-    const abort = new AbortController();
-    const first = fetch(`http://127.0.0.1:${port}/v1/things`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify({ name: 'Fanshop' }),
-      signal: abort.signal,
-    }).catch((err: unknown) => err);
+    const first = postAbortable(buildApp(slow), '/v1/things', key, { name: 'Fanshop' });
     await eventually(() => (slow.runs === 1 ? true : undefined), 'the first request to start');
 
-    abort.abort();
-    await first;
+    first.hangUp();
+    await first.sent;
     release();
     const retried = await eventually(async () => {
-      const res = await request(server).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+      const res = await request(first.server).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
       return res.status === 201 ? res : undefined;
     }, 'the retry to be answered');
-    server.close();
+    first.server.close();
 
     expect(retried.headers['idempotent-replayed']).toBe('true');
     expect(retried.body.run).toBe(1);
@@ -304,30 +324,23 @@ describe('idempotency across a crash of the first attempt', () => {
     return finishServiceApp(app, { logger, publicBaseUrl: BASE_URL });
   }
 
+  // The first attempt stores its resource and then never answers, like a process killed before responding; its lock is left to expire.
+  async function crashAfterStoring(handler: CrashHandler, key: string): Promise<() => void> {
+    const first = postAbortable(buildCrashApp(handler, 1), '/v1/things', key, { name: 'Fanshop' });
+    await eventually(async () => (handler.ids[0] && (await t.redis.hexists(stored(), handler.ids[0])) ? true : undefined), 'the first attempt to store');
+    return first.stop;
+  }
+
   it('answers a retry from the stored resource once a dead holder’s lock expires, never running the handler again', async () => {
     const handler: CrashHandler = { runs: 0, ids: [], next: 'store_then_hang' };
-    const crashed = buildCrashApp(handler, 1);
-    const survivor = buildCrashApp(handler, 1);
     const key = newKey();
-    // The first attempt stores its resource and then never answers, like a process killed before responding.
-    const server = crashed.listen(0);
-    const port = (server.address() as { port: number }).port;
-    const abort = new AbortController();
-    void fetch(`http://127.0.0.1:${port}/v1/things`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify({ name: 'Fanshop' }),
-      signal: abort.signal,
-    }).catch(() => undefined);
-    await eventually(() => (handler.ids.length === 1 ? true : undefined), 'the first attempt to bind');
-    await eventually(async () => ((await t.redis.hexists(stored(), handler.ids[0]!)) ? true : undefined), 'the first attempt to store');
+    const stop = await crashAfterStoring(handler, key);
+    const survivor = buildCrashApp(handler, 1);
 
     const whileHeld = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
     await new Promise((r) => setTimeout(r, 1_100));
     const afterExpiry = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
-    abort.abort();
-    server.closeAllConnections();
-    server.close();
+    stop();
 
     expect(whileHeld.status).toBe(409);
     expect(whileHeld.body.error.code).toBe('idempotency_key_in_use');
@@ -369,26 +382,6 @@ describe('idempotency across a crash of the first attempt', () => {
     expect(JSON.parse((await t.redis.get(base))!)).toMatchObject({ state: 'bound', resource: handler.ids[0] });
     expect(await t.redis.ttl(base)).toBeGreaterThan(86_400 - 60);
   });
-
-  // A crashed first attempt as the first test above has it: stored, never answered, its lock left to expire.
-  async function crashAfterStoring(handler: CrashHandler, key: string): Promise<() => void> {
-    const crashed = buildCrashApp(handler, 1);
-    const server = crashed.listen(0);
-    const port = (server.address() as { port: number }).port;
-    const abort = new AbortController();
-    void fetch(`http://127.0.0.1:${port}/v1/things`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify({ name: 'Fanshop' }),
-      signal: abort.signal,
-    }).catch(() => undefined);
-    await eventually(async () => (handler.ids[0] && (await t.redis.hexists(stored(), handler.ids[0])) ? true : undefined), 'the first attempt to store');
-    return () => {
-      abort.abort();
-      server.closeAllConnections();
-      server.close();
-    };
-  }
 
   const shownOnce = () => appError('idempotency_key_reused', 'Shown once only.');
 
@@ -455,22 +448,12 @@ describe('idempotency of answers given once only', () => {
     const handler = { runs: 0 };
     const app = buildOnceApp(handler);
     const key = newKey();
-    const server = app.listen(0);
-    const port = (server.address() as { port: number }).port;
-    const abort = new AbortController();
-    void fetch(`http://127.0.0.1:${port}/v1/dying`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: '{}',
-      signal: abort.signal,
-    }).catch(() => undefined);
+    const dying = postAbortable(app, '/v1/dying', key, {});
     const base = `${t.prefix}idem:{once-caller}:${createHash('sha256').update(key).digest('hex')}`;
     await eventually(async () => ((await t.redis.get(base))?.includes('"done"') ? true : undefined), 'the request to record itself finished');
 
     const repeat = await request(app).post('/v1/dying').set('Idempotency-Key', key).send({});
-    abort.abort();
-    server.closeAllConnections();
-    server.close();
+    dying.stop();
 
     expect(repeat.status).toBe(409);
     expect(repeat.body.error.code).toBe('idempotency_key_reused');
