@@ -263,29 +263,29 @@ interface TrackOptions {
 /** Offers the handler its bind(), captures the response body and stores it as the key's outcome once sent. */
 function track(req: Request, res: Response, redis: RedisClient, keys: Keys, lock: string, hash: string, opts: TrackOptions) {
   const seal = (body: string) => (opts.bodyCodec ? opts.bodyCodec.seal(body, opts.header) : body);
+  // A write under this request's lock; it fails when the lock expired and another attempt took over: let that one finish.
+  const writeHeld = async (record: string) => {
+    if (!(await write(redis, keys, lock, record, opts.ttlSeconds, false))) {
+      throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.', {
+        headers: { 'Retry-After': '1' },
+      });
+    }
+  };
   const handle: IdempotencyHandle = {
     ...(opts.resource ? { resource: opts.resource } : {}),
     key: keys.record,
     async bind(resource, response) {
-      const record = JSON.stringify({
-        state: 'bound',
-        hash,
-        resource,
-        ...(response ? { response: { ...response, body: seal(response.body) } } : {}),
-      } satisfies BoundRecord);
-      if (!(await write(redis, keys, lock, record, opts.ttlSeconds, false))) {
-        // The lock expired and another attempt took over: let it finish.
-        throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.', {
-          headers: { 'Retry-After': '1' },
-        });
-      }
+      await writeHeld(
+        JSON.stringify({
+          state: 'bound',
+          hash,
+          resource,
+          ...(response ? { response: { ...response, body: seal(response.body) } } : {}),
+        } satisfies BoundRecord),
+      );
     },
     async finish(status) {
-      if (!(await write(redis, keys, lock, doneRecord(hash, res, '', status), opts.ttlSeconds, false))) {
-        throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.', {
-          headers: { 'Retry-After': '1' },
-        });
-      }
+      await writeHeld(doneRecord(hash, res, '', status));
     },
   };
   res.locals[HANDLE] = handle;
