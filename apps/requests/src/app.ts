@@ -9,7 +9,7 @@ import { quoteRoutes } from './routes/quote-routes.js';
 import { shopRequestRoutes } from './routes/shop-request-routes.js';
 import type { QuoteStore } from './store/quote-store.js';
 import type { ShopRequestQuotas } from './store/shop-request-quotas.js';
-import { createAcceptanceBarrier } from './store/replication.js';
+import { createAcceptanceBarrier, NO_BARRIER } from './store/replication.js';
 import type { ShopRequestStore } from './store/shop-request-store.js';
 
 export interface AppDeps {
@@ -45,16 +45,11 @@ export function createShopRequestCounters(metrics: Metrics): ShopRequestCounters
       'shop_request_enqueue_failures_total',
       'Live shop requests stored but not put on the intake queue (left to the reconciler)',
     ),
+    replicationRefusals: metrics.counter(
+      'shop_request_replication_refusals_total',
+      'Shop requests answered 503 because fewer than REDIS_WAIT_REPLICAS replicas acknowledged their writes in time',
+    ),
   };
-}
-
-const REFUSALS = 'shop_request_replication_refusals_total';
-
-/** One per registry: an app built twice on one registry (tests) counts on the same one. */
-function replicationRefusals(metrics: Metrics) {
-  const existing = metrics.registry.getSingleMetric(REFUSALS);
-  if (existing) return existing as ReturnType<Metrics['counter']>;
-  return metrics.counter(REFUSALS, 'Shop requests answered 503 because fewer than REDIS_WAIT_REPLICAS replicas acknowledged their writes in time');
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -67,8 +62,9 @@ export function createApp(deps: AppDeps): Express {
     metrics,
     ready: () => pingRedis(redis),
   });
-  const refusals = replicationRefusals(metrics);
-  const barrier = createAcceptanceBarrier(redis, deps.keyPrefix, { ...(deps.replication ?? { replicas: 0, timeoutMs: 1 }), onRefused: () => refusals.inc() });
+  const barrier = deps.replication
+    ? createAcceptanceBarrier(redis, deps.keyPrefix, { ...deps.replication, onRefused: () => deps.counters.replicationRefusals.inc() })
+    : NO_BARRIER;
   app.use('/v1/shop-requests', shopRequestRoutes({ ...deps, barrier }));
   app.use('/v1/quotes', quoteRoutes({ ...deps, quoteCounter: deps.counters.quotes }));
   return finishServiceApp(app, { logger, publicBaseUrl });

@@ -58,6 +58,8 @@ export interface ShopRequestCounters {
   enqueueFailures: Counter;
   /** Labels: outcome (created, invalid, unavailable). */
   quotes: Counter;
+  /** Shop requests answered 503 by the acceptance barrier (store/replication.ts). */
+  replicationRefusals: Counter;
 }
 
 export interface ShopRequestDeps {
