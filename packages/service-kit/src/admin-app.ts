@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { errorHandler, notFoundHandler } from './error-handler.js';
-import { closeServer, listen, type HttpTimeouts, type Listening } from './http.js';
+import { closeServer, listen, type Listening } from './http.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -35,8 +35,6 @@ export interface ServicePortsOptions {
   host: string;
   publicBaseUrl: string;
   logger?: Logger;
-  /** Node's server clocks on both ports (http.ts's defaults otherwise). */
-  timeouts?: Partial<HttpTimeouts>;
 }
 
 export interface ServicePorts {
@@ -48,7 +46,7 @@ export interface ServicePorts {
 
 /** Listens with `app` on the service port and with the admin app on the admin port. */
 export async function listenWithAdmin(app: Express, metrics: Metrics, opts: ServicePortsOptions): Promise<ServicePorts> {
-  const options = { host: opts.host, publicBaseUrl: opts.publicBaseUrl, ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) };
+  const options = { host: opts.host, publicBaseUrl: opts.publicBaseUrl };
   const main = await listen(app, opts.port, options);
   let admin: Listening;
   try {

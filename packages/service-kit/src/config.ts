@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_IPV6_LIMIT_PREFIX } from './address-key.js';
 
 /** Variables every service reads. */
 export const CommonEnv = z.object({
@@ -27,7 +28,7 @@ export const AddressLimitEnv = z.object({
     .int()
     .min(1)
     .max(128)
-    .default(64)
+    .default(DEFAULT_IPV6_LIMIT_PREFIX)
     .describe('Per-address limits count an IPv6 client by this prefix length (one subscriber usually holds a /64); IPv4 counts by the address'),
 });
 
