@@ -4,7 +4,7 @@
 import type { Principal } from '@msa/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIVE_RETENTION_SECONDS, SANDBOX_TTL_SECONDS } from '../src/store/shop-request-store.js';
-import { buildShopRequest, liveWriter, sandboxWriter, startHarness, type Harness } from './support.js';
+import { buildShopRequest, keysMatching, liveWriter, sandboxWriter, startHarness, type Harness } from './support.js';
 
 const DAY = 86_400;
 const SHIRT_COLORS = 'Schwarz, Weiß, Navy, Heather Grey, Flaschengrün, Bordeaux, Royalblau, Rot';
@@ -28,17 +28,6 @@ const longCommentsBody = () =>
       designs: [{ width_cm: 20, comment: 'd'.repeat(500) }],
     })),
   });
-
-async function keysUnder(h: Harness, pattern: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await h.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== '0');
-  return keys;
-}
 
 async function storedBytes(h: Harness, id: string): Promise<number> {
   const fields = await h.redis.hgetall(`${h.prefix}shop-request:${id}`);
@@ -118,7 +107,7 @@ describe('the bound on a stored request', () => {
     ]);
     expect(await h.recordCount()).toBe(0);
     expect(await h.store.pendingIds(new Date(Date.now() + 60_000), 100)).toEqual([]);
-    const quotaKeys = await keysUnder(h, `${h.prefix}quota:*${principal.id}*`);
+    const quotaKeys = await keysMatching(h.redis, `${h.prefix}quota:*${principal.id}*`);
     for (const key of quotaKeys) expect(await h.redis.hlen(key)).toBe(0);
     const jobs = await h.intake.queue.getJobCounts();
     expect(Object.values(jobs).reduce((a, b) => a + b, 0)).toBe(0);
@@ -168,9 +157,9 @@ describe('expiry of what a stored request leaves in Redis', () => {
     const [sandboxId, anonymousId, liveId] = ids as [string, string, string];
     expect((await h.store.get(liveId))?.intake).toBe('queued');
     // The idempotency records are written once the answer is sent.
-    await vi.waitFor(async () => expect(await keysUnder(h, `${h.prefix}shop-requests:idem:*`)).toHaveLength(3));
+    await vi.waitFor(async () => expect(await keysMatching(h.redis, `${h.prefix}shop-requests:idem:*`)).toHaveLength(3));
 
-    const keys = await keysUnder(h, `${h.prefix}*`);
+    const keys = await keysMatching(h.redis, `${h.prefix}*`);
     const rules = bounds([sandboxId, anonymousId], [liveId]);
     const seen = new Map<string, number>();
     for (const key of keys) {

@@ -166,14 +166,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     postQuote: (body, callOpts = {}) => request(app).post('/v1/quotes').set(headers(callOpts)).send(body as object),
     getQuote: (id, callOpts = {}) => request(app).get(`/v1/quotes/${id}`).set(headers(callOpts)),
     async recordCount() {
-      let cursor = '0';
-      let count = 0;
-      do {
-        const [next, keys] = await tr.redis.scan(cursor, 'MATCH', `${tr.prefix}shop-request:req_*`, 'COUNT', 500);
-        cursor = next;
-        count += keys.length;
-      } while (cursor !== '0');
-      return count;
+      return (await keysMatching(tr.redis, `${tr.prefix}shop-request:req_*`)).length;
     },
     openQueue,
     async close() {
@@ -184,6 +177,18 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
       await tr.cleanup();
     },
   };
+}
+
+/** Every key matching `pattern`, through SCAN. */
+export async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return keys;
 }
 
 /** A Redis URL on a loopback port nobody listens on. */
