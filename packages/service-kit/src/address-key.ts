@@ -11,8 +11,8 @@ import ipaddr from 'ipaddr.js';
 export const DEFAULT_IPV6_LIMIT_PREFIX = 64;
 
 export interface AddressKeyOptions {
-  /** The IPv6 prefix length counted as one client (1 to 128). */
-  ipv6Prefix?: number;
+  /** The IPv6 prefix length counted as one client (1 to 128); undefined for the default. */
+  ipv6Prefix?: number | undefined;
 }
 
 /**

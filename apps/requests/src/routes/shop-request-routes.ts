@@ -41,7 +41,7 @@ export interface ShopRequestRoutesDeps extends ShopRequestDeps {
  * prefix), so the daily quota of an anonymous caller is one per /64.
  */
 function ownerIdOf(ctx: CallContext, ipv6Prefix?: number): string {
-  return ctx.principal ? ctx.principal.id : `anon:${limitKeyOfAddress(ctx.ip, ipv6Prefix === undefined ? {} : { ipv6Prefix })}`;
+  return ctx.principal ? ctx.principal.id : `anon:${limitKeyOfAddress(ctx.ip, { ipv6Prefix })}`;
 }
 
 /**
