@@ -9,6 +9,8 @@ import { BASE_URL, captureLogs, createTestRedis, eventually, type TestRedis } fr
 let t: TestRedis;
 let n = 0;
 const newKey = () => `key-${Date.now()}-${++n}`;
+/** The Redis key of `key`'s record for callers of `scope`, as the middleware names it. */
+const recordKeyOf = (scope: string, key: string) => `${t.prefix}idem:{${scope}}:${createHash('sha256').update(key).digest('hex')}`;
 
 /**
  * A POST with an Idempotency-Key to the app on a port of its own, sent with
@@ -219,7 +221,7 @@ describe('idempotency', () => {
 
     await post(key, { name: 'Fanshop' });
 
-    const ttl = await t.redis.ttl(`${t.prefix}idem:{anonymous}:${createHash('sha256').update(key).digest('hex')}`);
+    const ttl = await t.redis.ttl(recordKeyOf('anonymous', key));
     expect(ttl).toBeGreaterThan(86_400 - 60);
     expect(ttl).toBeLessThanOrEqual(86_400);
   });
@@ -377,7 +379,7 @@ describe('idempotency across a crash of the first attempt', () => {
 
     await request(app).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
 
-    const base = `${t.prefix}idem:{crash-caller}:${createHash('sha256').update(key).digest('hex')}`;
+    const base = recordKeyOf('crash-caller', key);
     await eventually(async () => ((await t.redis.exists(`${base}:lock`)) === 0 ? true : undefined), 'the lock to be released');
     expect(JSON.parse((await t.redis.get(base))!)).toMatchObject({ state: 'bound', resource: handler.ids[0] });
     expect(await t.redis.ttl(base)).toBeGreaterThan(86_400 - 60);
@@ -449,7 +451,7 @@ describe('idempotency of answers given once only', () => {
     const app = buildOnceApp(handler);
     const key = newKey();
     const dying = postAbortable(app, '/v1/dying', key, {});
-    const base = `${t.prefix}idem:{once-caller}:${createHash('sha256').update(key).digest('hex')}`;
+    const base = recordKeyOf('once-caller', key);
     await eventually(async () => ((await t.redis.get(base))?.includes('"done"') ? true : undefined), 'the request to record itself finished');
 
     const repeat = await request(app).post('/v1/dying').set('Idempotency-Key', key).send({});
@@ -466,7 +468,7 @@ describe('idempotency of answers given once only', () => {
 
     const first = await request(app).post('/v1/secrets').set('Idempotency-Key', key).send({ name: 'b' });
 
-    const base = `${t.prefix}idem:{once-caller}:${createHash('sha256').update(key).digest('hex')}`;
+    const base = recordKeyOf('once-caller', key);
     const record = await eventually(async () => {
       const raw = await t.redis.get(base);
       return raw && (JSON.parse(raw) as { state: string }).state === 'done' ? raw : undefined;
