@@ -2,6 +2,7 @@ import { LIMITS } from '@msa/contracts';
 import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule, replicaWaitEnv } from '@msa/service-kit';
 import { z } from 'zod';
 import { DEFAULT_MAX_STORED_BYTES } from './domain/stored-size.js';
+import { DEFAULT_LIVE_RETENTION_DAYS } from './store/shop-request-store.js';
 
 export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEnv.shape).extend({
   REQUESTS_PORT: z.coerce.number().int().min(0).max(65_535).default(8083).describe('HTTP port (0 = any free port)'),
@@ -54,7 +55,7 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
     .int()
     .min(1)
     .max(3_650)
-    .default(730)
+    .default(DEFAULT_LIVE_RETENTION_DAYS)
     .describe('Days a live shop request is kept in Redis, then it expires (sandbox requests: 30 days)'),
 })
   .extend(

@@ -5,7 +5,7 @@
 import { startReplicatedRedis, type ReplicatedRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopRequestStore } from '../src/store/shop-request-store.js';
-import { buildShopRequest, liveWriter, sandboxWriter, startHarness, type Harness } from './support.js';
+import { buildShopRequest, keysMatching, liveWriter, sandboxWriter, startHarness, type Harness } from './support.js';
 
 let pair: ReplicatedRedis;
 let h: Harness;
@@ -45,12 +45,9 @@ afterAll(async () => {
 
 async function recordsOf(shopName: string): Promise<string[]> {
   const ids: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await h.redis.scan(cursor, 'MATCH', `${h.prefix}shop-request:req_*`, 'COUNT', 500);
-    cursor = next;
-    for (const key of keys) if ((await h.redis.hget(key, 'body'))?.includes(shopName)) ids.push(key.slice(key.lastIndexOf(':') + 1));
-  } while (cursor !== '0');
+  for (const key of await keysMatching(h.redis, `${h.prefix}shop-request:req_*`)) {
+    if ((await h.redis.hget(key, 'body'))?.includes(shopName)) ids.push(key.slice(key.lastIndexOf(':') + 1));
+  }
   return ids;
 }
 

@@ -78,7 +78,8 @@ export interface ShopRequestStore {
 export const SANDBOX_TTL_SECONDS = 30 * 24 * 3600;
 
 /** Live requests are kept for two years unless the deployment says otherwise. */
-export const DEFAULT_LIVE_RETENTION_SECONDS = 730 * 24 * 3600;
+export const DEFAULT_LIVE_RETENTION_DAYS = 730;
+export const DEFAULT_LIVE_RETENTION_SECONDS = DEFAULT_LIVE_RETENTION_DAYS * 24 * 3600;
 
 export interface ShopRequestStoreOptions {
   /** How long a stored live request is kept (SHOP_REQUEST_LIVE_RETENTION_DAYS). */
