@@ -59,8 +59,7 @@ export function createApp(appDeps: AppDeps): Express {
     }),
     allowPrivate,
   );
-  const ipv6 = appDeps.ipv6LimitPrefix === undefined ? {} : { ipv6Prefix: appDeps.ipv6LimitPrefix };
-  const addressKey = (ip: string) => limitKeyOfAddress(ip, ipv6);
+  const addressKey = (ip: string) => limitKeyOfAddress(ip, { ipv6Prefix: appDeps.ipv6LimitPrefix });
   const hourly = (name: string, points: number) =>
     createWindowLimiter({ redis, keyPrefix: `${keyPrefix}${name}`, policy: name, points, windowSeconds: 3600 });
   const deps: RouteDeps = {
@@ -75,7 +74,7 @@ export function createApp(appDeps: AppDeps): Express {
     }),
     addressKey,
     store,
-    quota: createCredentialQuota(redis, keyPrefix, ipv6),
+    quota: createCredentialQuota(redis, keyPrefix, addressKey),
     tokenFailures: createBackoffLimiter({
       redis,
       keyPrefix: `${keyPrefix}oauth-client-fail`,

@@ -1,5 +1,5 @@
 import { LIMITS } from '@msa/contracts';
-import { limitKeyOfAddress, type RedisClient } from '@msa/service-kit';
+import type { RedisClient } from '@msa/service-kit';
 import { createDailyQuota, rateLimitedError, setRateLimitHeaders, type Reservation } from '@msa/service-kit/limits';
 import type { Request, Response } from 'express';
 
@@ -7,11 +7,11 @@ export const CREDENTIAL_QUOTA_POLICY = 'credentials-day';
 
 /**
  * Keys and client registrations share one count per client IP and UTC day
- * (spec §8), an IPv6 client counted by its prefix (limitKeyOfAddress). Only
+ * (spec §8), counted under `addressKey` (an IPv6 client by its prefix). Only
  * accepted creations count: the caller refunds its reservation when the
  * creation fails.
  */
-export function createCredentialQuota(redis: RedisClient, keyPrefix: string, { ipv6Prefix }: { ipv6Prefix?: number } = {}) {
+export function createCredentialQuota(redis: RedisClient, keyPrefix: string, addressKey: (ip: string) => string) {
   const quota = createDailyQuota({
     redis,
     keyPrefix: `${keyPrefix}quota:credentials`,
@@ -22,7 +22,7 @@ export function createCredentialQuota(redis: RedisClient, keyPrefix: string, { i
     /** Reserves one creation for the caller's address, or throws the 429. */
     /** `unit` names what the unit counts, so a retry of the same creation takes none. */
     async reserve(req: Request, res: Response, unit?: string): Promise<Reservation> {
-      const reservation = await quota.reserve(limitKeyOfAddress(req.ctx.ip, ipv6Prefix === undefined ? {} : { ipv6Prefix }), new Date(), unit);
+      const reservation = await quota.reserve(addressKey(req.ctx.ip), new Date(), unit);
       setRateLimitHeaders(res, reservation.state);
       if (!reservation.allowed) {
         throw rateLimitedError(
