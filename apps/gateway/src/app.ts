@@ -66,7 +66,7 @@ export interface GatewayDeps {
 }
 
 /** Requests one caller may have open at once unless configured otherwise. */
-export const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
+const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
 
 const noop = () => undefined;
 const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;

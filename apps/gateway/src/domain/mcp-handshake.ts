@@ -6,9 +6,6 @@
 // Handshakes get their own per-minute bucket instead; everything that reads
 // or writes data (tools/*, resources/*) still counts as a request.
 
-/** Bodies up to this size are read before proxying; an initialize is well under 2 kB. */
-export const HANDSHAKE_PEEK_MAX_BYTES = 8 * 1024;
-
 const HANDSHAKE_METHODS = new Set(['initialize', 'notifications/initialized', 'server/discover']);
 
 function isHandshakeMessage(message: unknown): boolean {

@@ -19,7 +19,7 @@ export interface InFlightOptions {
 }
 
 /** The policy name in metrics. */
-export const IN_FLIGHT_POLICY = 'in-flight';
+const IN_FLIGHT_POLICY = 'in-flight';
 
 export interface InFlightStage extends Stage {
   /** Requests open under a caller's key (`p:<id>` or `ip:<address key>`), for tests and metrics. */
@@ -35,7 +35,7 @@ export function createInFlightStage({ perPrincipal, perAddress, rejections }: In
     else open.delete(key);
   }
 
-  function refuse(x: Exchange, limit: number, byPrincipal: boolean): never {
+  function refuse(limit: number, byPrincipal: boolean): never {
     rejections.inc({ policy: IN_FLIGHT_POLICY });
     throw appError(
       'rate_limited',
@@ -54,7 +54,7 @@ export function createInFlightStage({ perPrincipal, perAddress, rejections }: In
       const key = principal ? `p:${principal.id}` : `ip:${x.addressKey}`;
       const limit = principal ? perPrincipal : perAddress;
       const count = open.get(key) ?? 0;
-      if (count >= limit) refuse(x, limit, principal !== null);
+      if (count >= limit) refuse(limit, principal !== null);
       open.set(key, count + 1);
       let done = false;
       const releaseOnce = () => {
