@@ -2,7 +2,7 @@
 // reports its neighbours on the admin port, limits in memory per replica,
 // and lets a key it resolved recently through for a bounded time.
 import http from 'node:http';
-import { createMetrics, loadConfig } from '@msa/service-kit';
+import { loadConfig } from '@msa/service-kit';
 import { buildContext, createTestRedis, startOwnRedisServer, TEST_INTERNAL_SECRET, testLogger, type OwnRedisServer, type TestRedis } from '@msa/test-kit';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -165,7 +165,6 @@ describe('gateway key cache while identity is down', () => {
     const bearer = `Bearer ${(created.body as { api_key: string }).api_key}`;
     const app = createApp(
       testGatewayDeps(tr, identity, upstream.url, {}, {
-        metrics: createMetrics('gateway'),
         resolveKey: createKeyResolver({ identity: identity.client, ttlMs: 1, staleMs: 1_500 }),
       }),
     );
@@ -183,5 +182,4 @@ describe('gateway key cache while identity is down', () => {
     expect(past.body.error.code).toBe('service_unavailable');
     expect(Number(past.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
-
 });
