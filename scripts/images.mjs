@@ -82,6 +82,18 @@ export function composeServices() {
     .map(([name, s]) => ({ name, image: s.image, args: Object.fromEntries(Object.entries(s.build.args ?? {}).map(([k, v]) => [k, String(v)])), environment: s.environment ?? {} }));
 }
 
+/** The services' base, `node:<version>` from infra/Dockerfile's NODE_VERSION. */
+export function nodeBase() {
+  const version = /^ARG NODE_VERSION=(\S+)$/m.exec(readFileSync(join(root, 'infra', 'Dockerfile'), 'utf8'))?.[1];
+  if (!version) throw new Error('infra/Dockerfile has no ARG NODE_VERSION=…');
+  return `node:${version}`;
+}
+
+/** A compose service's build arguments, with the per-app ones of scripts/node-options.mjs. */
+export function buildArgsOf(service) {
+  return { APP: service.args.APP ?? service.name, PORT: service.args.PORT, ...service.args, ...SERVICE_BUILD_ARGS[service.name] };
+}
+
 /** Fresh secrets for `${NAME:?…}` (what infra/generate-env.mjs writes into .env). */
 export function runSecrets() {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -348,16 +360,15 @@ async function main() {
     say(`no service named ${only.join(', ')} in docker-compose.yml`);
     process.exit(1);
   }
-  const nodeVersion = /^ARG NODE_VERSION=(\S+)$/m.exec(readFileSync(join(root, 'infra', 'Dockerfile'), 'utf8'))?.[1];
-  const base = `docker.io/library/node:${nodeVersion}`;
-  ensureBase(`node:${nodeVersion}`);
+  const base = `docker.io/library/${nodeBase()}`;
+  ensureBase(nodeBase());
   const standIn = /^stand-in/.test(inspectImage(base)?.Config?.Labels?.['org.opencontainers.image.description'] ?? '');
   say(`${engine}: ${services.length} image(s) on ${base}${standIn ? ' (stand-in)' : ''}, ${mb(imageSize(inspectImage(base)))}`);
 
   const secrets = runSecrets();
   const results = [];
   for (const service of services) {
-    const buildArgs = { APP: service.args.APP ?? service.name, PORT: service.args.PORT, ...service.args, ...SERVICE_BUILD_ARGS[service.name] };
+    const buildArgs = buildArgsOf(service);
     say(`\n${service.image}: building (${Object.entries(buildArgs).map(([k, v]) => `${k}=${v}`).join(' ')})`);
     let result;
     try {

@@ -22,7 +22,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as images from '../../../scripts/images.mjs';
-import { SERVICE_BUILD_ARGS } from '../../../scripts/node-options.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = images.root as string;
@@ -71,8 +70,7 @@ function composeFile(): Record<string, ComposeService> {
 }
 
 function nodeBase(): string {
-  const version = /^ARG NODE_VERSION=(\S+)$/m.exec(readFileSync(join(root, 'infra', 'Dockerfile'), 'utf8'))?.[1];
-  return `docker.io/library/node:${version}`;
+  return `docker.io/library/${images.nodeBase() as string}`;
 }
 
 /**
@@ -82,12 +80,11 @@ function nodeBase(): string {
  */
 export function buildImages(log: (line: string) => void): void {
   const base = nodeBase();
-  images.ensureBase(base.replace('docker.io/library/', ''));
+  images.ensureBase(images.nodeBase());
   const reuse = process.env.IMAGES_TEST_BUILD === '0';
   for (const service of images.composeServices() as { name: string; image: string; args: Record<string, string> }[]) {
     if (reuse && images.inspectImage(service.image)) continue;
-    const args = { APP: service.args.APP ?? service.name, PORT: service.args.PORT, ...service.args, ...(SERVICE_BUILD_ARGS as Record<string, Record<string, string>>)[service.name] };
-    const seconds = images.build(service, args) as number;
+    const seconds = images.build(service, images.buildArgsOf(service)) as number;
     log(`${service.image}: built in ${seconds.toFixed(0)} s`);
   }
   if (!(reuse && images.inspectImage(REDIS_IMAGE))) {
