@@ -26,9 +26,9 @@ export function loadSettings() {
   // A Redis of the run's own unless told otherwise: a shared one's CPU and command counts include other users'.
   const redisTopology = process.env.BENCH_REDIS || (redisServerOnPath() ? 'private' : 'single');
   if (!['private', 'single', 'cluster'].includes(redisTopology)) throw new Error(`BENCH_REDIS is private, single or cluster; got '${redisTopology}'`);
-  // The services' V8 flags as deployed (infra/Dockerfile); BENCH_NODE_OPTIONS replaces them to measure others ('' = none).
-  const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? serviceNodeOptions(root);
+  // An app's V8 flags as deployed (infra/Dockerfile); BENCH_NODE_OPTIONS replaces them to measure others ('' = none).
   const nodeOptionsOf = (app) => process.env.BENCH_NODE_OPTIONS ?? serviceNodeOptions(root, app);
+  const nodeOptions = nodeOptionsOf();
   // The images' MALLOC_ARENA_MAX unless the caller sets one ('' = glibc's default);
   // every process the bench starts, references included, inherits it.
   const arenas = process.env.MALLOC_ARENA_MAX ?? serviceMemoryEnv(root).MALLOC_ARENA_MAX;
