@@ -66,7 +66,6 @@ function parseKeyForm(fields: Record<string, unknown>, sandbox: boolean, urls: P
   return parsed.data;
 }
 
-
 /** JSON only when it is preferred to HTML: a browser's Accept, `*\/*` or none gets the page. */
 const prefersJson = (req: Request) => req.accepts(['text/html', 'application/json']) === 'application/json';
 
