@@ -25,7 +25,7 @@ import { createExchange, pipeline, type Stage } from './stages/exchange.js';
 import { createFailOpen, createGatewayCounters } from './stages/fail-open.js';
 import { createFailedAuthBudgetStage } from './stages/failed-auth-budget.js';
 import { createForwardStage } from './stages/forward.js';
-import { createInFlightStage } from './stages/in-flight.js';
+import { createInFlightStage, DEFAULT_IN_FLIGHT } from './stages/in-flight.js';
 import { createMcpHandshakeStage } from './stages/mcp-handshake.js';
 import { createResolveStage } from './stages/resolve.js';
 import { createUnroutedStage } from './stages/unrouted.js';
@@ -64,9 +64,6 @@ export interface GatewayDeps {
   deprecations?: readonly Deprecation[];
   routes?: readonly RouteDef[];
 }
-
-/** Requests one caller may have open at once unless configured otherwise. */
-const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
 
 const noop = () => undefined;
 const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;

@@ -1,7 +1,8 @@
 import { LIMITS } from '@msa/contracts';
 import { DEFAULT_CONTENT_SIGNAL, formatContentSignal, parseContentSignal } from '@msa/docs';
-import { AddressLimitEnv, CommonEnv, RedisEnv } from '@msa/service-kit';
+import { AddressLimitEnv, CommonEnv, DEFAULT_BODY_DEADLINE_MS, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
+import { DEFAULT_IN_FLIGHT } from './stages/in-flight.js';
 
 const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`);
 
@@ -28,7 +29,7 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .number()
     .int()
     .min(100)
-    .default(15_000)
+    .default(DEFAULT_BODY_DEADLINE_MS)
     .describe('A request body must arrive in full within this, however steadily it trickles; past it 408 request_timeout and the connection is closed. The gateway reads every body before it takes a connection to a service'),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000).describe("Node's headersTimeout: the request line and headers must arrive within this, else 408 and the connection is closed"),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce
@@ -37,12 +38,12 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .min(100)
     .default(65_000)
     .describe("Node's keepAliveTimeout: an idle keep-alive connection is closed after this; keep it above the load balancer's idle timeout (60 s on common ones)"),
-  IN_FLIGHT_PER_PRINCIPAL: z.coerce.number().int().min(1).default(8).describe('Requests one principal may have open at once, per gateway replica; past it 429 with Retry-After'),
+  IN_FLIGHT_PER_PRINCIPAL: z.coerce.number().int().min(1).default(DEFAULT_IN_FLIGHT.perPrincipal).describe('Requests one principal may have open at once, per gateway replica; past it 429 with Retry-After'),
   IN_FLIGHT_PER_ADDRESS: z.coerce
     .number()
     .int()
     .min(1)
-    .default(4)
+    .default(DEFAULT_IN_FLIGHT.perAddress)
     .describe('Requests one client address (IPv6: its prefix) may have open at once without credentials, per gateway replica; past it 429 with Retry-After'),
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('How long a resolved API key is cached in process'),
   KEY_CACHE_STALE_MS: z.coerce

@@ -18,6 +18,9 @@ export interface InFlightOptions {
   rejections: ReturnType<Metrics['counter']>;
 }
 
+/** Requests one caller may have open at once unless configured otherwise (IN_FLIGHT_PER_PRINCIPAL, IN_FLIGHT_PER_ADDRESS). */
+export const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
+
 /** The policy name in metrics. */
 const IN_FLIGHT_POLICY = 'in-flight';
 
