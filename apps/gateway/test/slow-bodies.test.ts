@@ -4,56 +4,12 @@
 // real catalog and identity behind it; the requests and mcp services are
 // counting stand-ins, so a test can tell that nothing reached them.
 import http from 'node:http';
-import { connect } from 'node:net';
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
 import { closeServer, listen, loadConfig, type Listening, type RunningService } from '@msa/service-kit';
-import { buildContext, createTestRedis, dechunk, TEST_INTERNAL_SECRET, testLogger, type TestRedis } from '@msa/test-kit';
+import { buildContext, createTestRedis, TEST_INTERNAL_SECRET, testLogger, trickle, type RawAnswer, type TestRedis, type Trickle } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
 import { BASE, startTestIdentity, testGatewayDeps, type TestIdentity } from './support.js';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** Body bytes the client had written when the connection closed. */
-  bytesSent: number;
-}
-
-interface Trickle {
-  /** Resolves when the gateway closes the connection, with what it answered. */
-  answer: Promise<RawAnswer>;
-  /** Closes the connection from the client's side. */
-  abort(): void;
-}
-
-/** Writes `head`, then `x` every `intervalMs` (a body, or the rest of the headers) until the connection closes. */
-function trickle(port: number, head: string, intervalMs = 100): Trickle {
-  const socket = connect(port, '127.0.0.1');
-  const chunks: Buffer[] = [];
-  let bytesSent = 0;
-  const timer = setInterval(() => {
-    if (socket.destroyed) return;
-    socket.write('x');
-    bytesSent++;
-  }, intervalMs);
-  const answer = new Promise<RawAnswer>((resolve) => {
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    // The gateway closes while we still write; the answer is what it sent before.
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearInterval(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [rawHead = '', ...rest] = text.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = rawHead.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      const body = rest.join('\r\n\r\n');
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: headers['transfer-encoding'] === 'chunked' ? dechunk(body) : body, bytesSent });
-    });
-  });
-  socket.write(head);
-  return { answer, abort: () => socket.destroy() };
-}
 
 function slowPost(port: number, path: string, headers: Record<string, string>, contentLength = 1_000): Trickle {
   const lines = Object.entries({ Host: 'api.test.local', 'Content-Type': 'application/json', 'Content-Length': String(contentLength), ...headers }).map(([k, v]) => `${k}: ${v}`);

@@ -2,8 +2,8 @@
 // deadline (service-kit's, as every service has) answers 408 in the envelope
 // and closes the connection, however short each pause between bytes is.
 import type { Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { internalHeaders } from '@msa/test-kit';
+import type { AddressInfo } from 'node:net';
+import { internalHeaders, trickle, type RawAnswer } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpHarness, type McpHarness } from './support.js';
 
@@ -23,26 +23,11 @@ afterAll(async () => {
 });
 
 /** POSTs a 1,000-byte body to /mcp one byte every 100 ms; resolves with the raw answer once the server closes. */
-function trickleToMcp(): Promise<{ status: number; body: string; bytesSent: number }> {
+function trickleToMcp(): Promise<RawAnswer> {
   const { port } = server.address() as AddressInfo;
   const headers = { Host: `127.0.0.1:${port}`, 'Content-Type': 'application/json', 'Content-Length': '1000', Accept: 'application/json, text/event-stream', ...internalHeaders('mcp', {}) };
   const head = `POST /mcp HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    let bytesSent = 0;
-    const timer = setInterval(() => {
-      if (!socket.destroyed) socket.write(bytesSent++ === 0 ? '{' : ' ');
-    }, 100);
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearInterval(timer);
-      const [rawHead = '', ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
-      resolve({ status: Number(rawHead.split(' ')[1]), body: rest.join('\r\n\r\n'), bytesSent });
-    });
-    socket.write(head);
-  });
+  return trickle(port, head, { byte: (n) => (n === 0 ? '{' : ' ') }).answer;
 }
 
 describe('POST /mcp with a body trickled in', () => {

@@ -15,7 +15,7 @@ interface RawAnswer {
   bytesSent: number;
 }
 
-/** Writes `head`, then one byte every `intervalMs`, until the server closes the connection. */
+/** Writes `head`, then one byte every `intervalMs`, until the server closes the connection (test-kit's trickle, which service-kit cannot import). */
 function trickle(port: number, head: string, intervalMs = 100): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');

@@ -66,3 +66,50 @@ export function dechunk(body: string): string {
     rest = rest.slice(nl + 2 + size + 2);
   }
 }
+
+/** What a server answered on a raw socket, and how many bytes the client had trickled by then. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Bytes written after the head when the connection closed. */
+  bytesSent: number;
+}
+
+export interface Trickle {
+  /** Resolves when the server closes the connection, with what it answered. */
+  answer: Promise<RawAnswer>;
+  /** Closes the connection from the client's side. */
+  abort(): void;
+}
+
+/**
+ * A slow client: writes `head`, then one byte every `intervalMs` (`byte(n)`
+ * for the n-th, `x` by default: a body, or the rest of the headers) until
+ * the server closes the connection.
+ */
+export function trickle(port: number, head: string, { intervalMs = 100, byte = () => 'x' }: { intervalMs?: number; byte?: (n: number) => string } = {}): Trickle {
+  const socket = net.connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  let bytesSent = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed) return;
+    socket.write(byte(bytesSent));
+    bytesSent++;
+  }, intervalMs);
+  const answer = new Promise<RawAnswer>((resolve) => {
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    // The server closes while the client still writes; the answer is what it sent before.
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      const [rawHead = '', ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      const [statusLine = '', ...lines] = rawHead.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const body = rest.join('\r\n\r\n');
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: headers['transfer-encoding'] === 'chunked' ? dechunk(body) : body, bytesSent });
+    });
+  });
+  socket.write(head);
+  return { answer, abort: () => socket.destroy() };
+}
