@@ -25,7 +25,7 @@ export const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
 const IN_FLIGHT_POLICY = 'in-flight';
 
 export interface InFlightStage extends Stage {
-  /** Requests open under a caller's key (`p:<id>` or `ip:<address key>`), for tests and metrics. */
+  /** Requests open under a caller's key (`p:<id>` or `ip:<address key>`), for tests. */
   openFor(key: string): number;
 }
 
