@@ -67,8 +67,7 @@ export function killClusterMasterOf(keyOf: (system: DrillSystem, principals: Pri
     const promoted = await cluster.waitForFailover(port, [slot, ...owned.map((r) => r.from)]);
     timing.promotedAt = Date.now();
     // The node learns from the others that it is now a replica.
-    await cluster.node(port).start();
-    await cluster.waitUntilReplicated();
+    await cluster.restart(port);
     timing.replicaBackAt = Date.now();
     return (
       `master ${port} (slot ${slot} of ${key}; slots ${owned.map((r) => `${r.from}-${r.to}`).join(', ')}) killed, ` +
