@@ -26,14 +26,14 @@ import { createFailureLimiter, rateLimitedError, setRateLimitHeaders, type Failu
 import type { Queue } from 'bullmq';
 import express, { Router, type Express, type RequestHandler } from 'express';
 
-export const QUEUE_UI_PATH = '/admin/queues';
+const QUEUE_UI_PATH = '/admin/queues';
 /** Wrong logins from one client address (IPv6: its /64) per window before 429. */
 export const LOGIN_FAILURES_PER_ADDRESS = 5;
 /** Wrong logins from all addresses together per window before 429: guesses spread over many addresses stop too. */
-export const LOGIN_FAILURES_IN_TOTAL = 20;
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
+const LOGIN_FAILURES_IN_TOTAL = 20;
+const LOGIN_WINDOW_SECONDS = 15 * 60;
 
-export interface QueueUiOptions {
+interface QueueUiOptions {
   queue: Queue;
   redis: RedisClient;
   /** REDIS_KEY_PREFIX: the login counters live under it. */
@@ -55,7 +55,7 @@ export async function startQueueUi(options: QueueUiOptions & { host: string; por
   return { url, port, close: () => closeServer(server) };
 }
 
-export function createQueueUiApp({ queue, redis, keyPrefix, user, password, publicBaseUrl, logger }: QueueUiOptions): Express {
+function createQueueUiApp({ queue, redis, keyPrefix, user, password, publicBaseUrl, logger }: QueueUiOptions): Express {
   const env = { publicBaseUrl };
   const limiter = (name: string, points: number) =>
     createFailureLimiter({ redis, keyPrefix: `${keyPrefix}queue-ui:${name}`, policy: `queue-ui-${name}`, points, windowSeconds: LOGIN_WINDOW_SECONDS });
@@ -99,7 +99,7 @@ function sameHost(origin: string, host: string | undefined): boolean {
 }
 
 /** Writes only from the UI's own pages, and only JSON or no body; see the file's comment. */
-export function sameOriginWrites(publicBaseUrl: string): RequestHandler {
+function sameOriginWrites(publicBaseUrl: string): RequestHandler {
   const env = { publicBaseUrl };
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
@@ -131,7 +131,7 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * response time. Past either failure budget the answer is 429 before any
  * comparison, right credentials included, until the window ends.
  */
-export function basicAuth(
+function basicAuth(
   expected: { user: string; password: string },
   publicBaseUrl: string,
   failures: { perAddress: FailureLimiter; total: FailureLimiter },
@@ -139,31 +139,28 @@ export function basicAuth(
   const user = digest(expected.user);
   const password = digest(expected.password);
   const TOTAL = 'all';
+  // Express 5 hands a rejection (a Redis error, the 429) to the error middleware.
   return async (req, res, next) => {
-    try {
-      const address = `ip:${limitKeyOfAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
-      const budgets = await Promise.all([failures.perAddress.check(address), failures.total.check(TOTAL)]);
-      const spent = budgets.find((b) => !b.allowed);
-      if (spent) {
-        setRateLimitHeaders(res, spent.state);
-        throw rateLimitedError(spent.state, 'Too many wrong logins to the queue UI.', 'Wait for Retry-After seconds, then log in with ADMIN_USER / ADMIN_PASSWORD of the worker.');
-      }
-      const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '');
-      const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
-      const colon = decoded.indexOf(':');
-      const givenUser = colon >= 0 ? decoded.slice(0, colon) : '';
-      const givenPassword = colon >= 0 ? decoded.slice(colon + 1) : '';
-      const userOk = timingSafeEqual(digest(givenUser), user);
-      const passwordOk = timingSafeEqual(digest(givenPassword), password);
-      if (match && colon >= 0 && userOk && passwordOk) return next();
-      // A browser's first request carries no credentials: only a wrong guess counts.
-      if (req.headers.authorization !== undefined) await Promise.all([failures.perAddress.fail(address), failures.total.fail(TOTAL)]);
-      sendError(res, { publicBaseUrl }, 'unauthorized', 'The queue UI needs the admin credentials.', {
-        hint: 'Send HTTP Basic credentials (ADMIN_USER / ADMIN_PASSWORD of the worker).',
-        headers: { 'WWW-Authenticate': 'Basic realm="intake-worker", charset="UTF-8"' },
-      });
-    } catch (err) {
-      next(err);
+    const address = `ip:${limitKeyOfAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+    const budgets = await Promise.all([failures.perAddress.check(address), failures.total.check(TOTAL)]);
+    const spent = budgets.find((b) => !b.allowed);
+    if (spent) {
+      setRateLimitHeaders(res, spent.state);
+      throw rateLimitedError(spent.state, 'Too many wrong logins to the queue UI.', 'Wait for Retry-After seconds, then log in with ADMIN_USER / ADMIN_PASSWORD of the worker.');
     }
+    const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '');
+    const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+    const colon = decoded.indexOf(':');
+    const givenUser = colon >= 0 ? decoded.slice(0, colon) : '';
+    const givenPassword = colon >= 0 ? decoded.slice(colon + 1) : '';
+    const userOk = timingSafeEqual(digest(givenUser), user);
+    const passwordOk = timingSafeEqual(digest(givenPassword), password);
+    if (match && colon >= 0 && userOk && passwordOk) return next();
+    // A browser's first request carries no credentials: only a wrong guess counts.
+    if (req.headers.authorization !== undefined) await Promise.all([failures.perAddress.fail(address), failures.total.fail(TOTAL)]);
+    sendError(res, { publicBaseUrl }, 'unauthorized', 'The queue UI needs the admin credentials.', {
+      hint: 'Send HTTP Basic credentials (ADMIN_USER / ADMIN_PASSWORD of the worker).',
+      headers: { 'WWW-Authenticate': 'Basic realm="intake-worker", charset="UTF-8"' },
+    });
   };
 }
