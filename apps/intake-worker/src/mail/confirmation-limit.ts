@@ -14,8 +14,9 @@
  * a retry of the same job gets the same answer and is not counted twice; the
  * day before is consulted too, for a retry just after midnight.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { RedisClient } from '@msa/service-kit';
+import { script } from '../store/intake-store.js';
 
 export type ConfirmationDecision = 'send' | 'hold';
 
@@ -44,7 +45,7 @@ redis.call('HSET', KEYS[1], ARGV[1], 'held')
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return {0, 1}
 `;
-const DECIDE_SHA = createHash('sha1').update(DECIDE).digest('hex');
+const decide = script(DECIDE);
 
 /** The normalised address, as the key's hash sees it. */
 export function normaliseAddress(address: string): string {
@@ -72,14 +73,7 @@ export function createConfirmationLimit(opts: ConfirmationLimitOptions): Confirm
       const time = now();
       const keys = [keyOf(hash, time), keyOf(hash, time - DAY_MS)];
       const args = [requestId, opts.perDay, TTL_SECONDS];
-      let reply: unknown;
-      try {
-        reply = await opts.redis.evalsha(DECIDE_SHA, keys.length, ...keys, ...args);
-      } catch (err) {
-        if (!String((err as Error).message).startsWith('NOSCRIPT')) throw err;
-        reply = await opts.redis.eval(DECIDE, keys.length, ...keys, ...args);
-      }
-      const [send, first] = reply as [number, number];
+      const [send, first] = (await decide(opts.redis, keys, args)) as [number, number];
       return { decision: send === 1 ? 'send' : 'hold', first: first === 1 };
     },
   };

@@ -82,7 +82,7 @@ return id
 type ScriptArg = string | number | Buffer;
 
 /** EVALSHA, falling back to EVAL once after a Redis restart or failover forgot the script. */
-function script(lua: string) {
+export function script(lua: string) {
   const sha = createHash('sha1').update(lua).digest('hex');
   return async (redis: RedisClient, keys: string[], args: ScriptArg[]): Promise<unknown> => {
     try {
