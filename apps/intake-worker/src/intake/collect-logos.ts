@@ -83,12 +83,12 @@ export async function collectLogos(urls: string[], opts: CollectOptions): Promis
 
   for (const [i, url] of urls.entries()) {
     // Wait for a free slot with room for a whole download (with nothing running, there always is).
+    let cap: number;
     for (;;) {
-      const cap = Math.min(opts.maxBytes, opts.totalMaxBytes - attachedBytes);
+      cap = Math.min(opts.maxBytes, opts.totalMaxBytes - attachedBytes);
       if (running.size === 0 || (running.size < opts.parallel && attachedBytes + reservedBytes + cap <= opts.totalMaxBytes)) break;
       await Promise.race(running);
     }
-    const cap = Math.min(opts.maxBytes, opts.totalMaxBytes - attachedBytes);
     const left = deadline - Date.now();
     if (cap <= 0) {
       logos[i] = { url, note: budgetNote(opts) };
