@@ -36,7 +36,7 @@ export interface QueueWorkerSpec<Data> {
  * then (not when it schedules a retry); a job that stalled too often or
  * threw UnrecoverableError ends there with attempts left.
  */
-export function isFinalFailure(job: Job, err: Error): boolean {
+function isFinalFailure(job: Job, err: Error): boolean {
   return Boolean(job.finishedOn) || err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
 }
 

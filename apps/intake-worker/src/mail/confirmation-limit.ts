@@ -48,7 +48,7 @@ return {0, 1}
 const decide = script(DECIDE);
 
 /** The normalised address, as the key's hash sees it. */
-export function normaliseAddress(address: string): string {
+function normaliseAddress(address: string): string {
   return address.trim().toLowerCase();
 }
 
