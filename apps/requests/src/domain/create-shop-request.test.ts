@@ -1,8 +1,9 @@
-import { ShopRequestBody, ShopRequestResult, type IntakeJob, type Product, type ShopRequestInput } from '@msa/contracts';
+import { ShopRequestBody, ShopRequestResult, type IntakeJob, type ShopRequestInput } from '@msa/contracts';
 import type { AppError } from '@msa/service-kit';
 import { utcDay, type DailyQuota, type LimitState } from '@msa/service-kit/limits';
 import { buildContext, buildPrincipal, testLogger } from '@msa/test-kit';
 import { describe, expect, it } from 'vitest';
+import { buildProduct } from '../../test/build-product.js';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
 import { createShopRequest, submitterOf, type ShopRequestCall, type ShopRequestCounters, type ShopRequestDeps } from './create-shop-request.js';
 import { createProductIndex } from './product-index.js';
@@ -11,16 +12,7 @@ const ID = 'req_0123456789abcdef';
 const AT = new Date('2030-05-01T22:00:00.000Z');
 const OWNER = 'msa_client_owner';
 
-const shirt: Product = {
-  handle: 'bio-t-shirt-unisex',
-  title: 'Bio T-Shirt Unisex',
-  url: 'https://shop.example/products/bio-t-shirt-unisex',
-  currency: 'EUR',
-  available: true,
-  printed_price_from: 19.9,
-  quantity_prices_dtf: null,
-  colors: ['Schwarz'],
-};
+const shirt = buildProduct({ colors: ['Schwarz'] });
 
 function buildBody(overrides: Partial<ShopRequestInput> = {}): ShopRequestBody {
   return ShopRequestBody.parse({

@@ -1,19 +1,10 @@
-import type { Product } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
+import { buildProduct } from '../../test/build-product.js';
 import { checkRequestedLine, type ListedColorsGiven } from './requested-line.js';
 
 const palette = Array.from({ length: 40 }, (_, i) => `Farbton Nummer ${i + 1}`);
-const shirt: Product = {
-  handle: 'bio-t-shirt-unisex',
-  title: 'Bio T-Shirt Unisex',
-  url: 'https://shop.example/products/bio-t-shirt-unisex',
-  currency: 'EUR',
-  available: true,
-  printed_price_from: 19.9,
-  quantity_prices_dtf: null,
-  colors: ['Schwarz', 'Weiß', 'Navy'],
-};
-const cap: Product = { ...shirt, handle: 'cap', title: 'Cap', colors: palette };
+const shirt = buildProduct();
+const cap = buildProduct({ handle: 'cap', title: 'Cap', colors: palette });
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 

@@ -1,16 +1,11 @@
 import { ShopRequestBody, ShopRequestResult, type Product, type Quote, type ShopRequestInput } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
+import { buildProduct } from '../../test/build-product.js';
 import { createProductIndex } from './product-index.js';
 import { unknownProductsInRawBody } from './requested-line.js';
 import { buildShopRequestResult, estimatePriceFrom, nextSteps, type ResultContext } from './shop-request-result.js';
 
-const shirt: Product = {
-  handle: 'bio-t-shirt-unisex',
-  title: 'Bio T-Shirt Unisex',
-  url: 'https://shop.example/products/bio-t-shirt-unisex',
-  currency: 'EUR',
-  available: true,
-  printed_price_from: 19.9,
+const shirt = buildProduct({
   quantity_prices_dtf: {
     tiers: [
       { ab: 10, brutto: 17.9, netto: 15.04 },
@@ -19,8 +14,7 @@ const shirt: Product = {
     ],
   },
   decoration: ['dtf', 'stick'],
-  colors: ['Schwarz', 'Weiß', 'Navy'],
-};
+});
 const towel: Product = {
   handle: 'handtuch-bio',
   title: 'Bio Handtuch',
