@@ -3,14 +3,15 @@
  * body one byte every few seconds (POST /v1/shop-requests with free sandbox
  * keys, POST /v1/keys without credentials from several addresses), each
  * opened again shortly after the gateway closes it, as a persistent attacker
- * would. Meanwhile another caller reads the catalog with its own key, and
+ * would. They run in a process of their own and open over two seconds, as
+ * many clients' connections would. Meanwhile another caller reads the catalog with its own key, and
  * takes tokens at /oauth/token. Its reads must all answer 200, as fast as
  * before the uploads began (within the bound below), and the token endpoint
  * must keep answering.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDrillSystem, type DrillSystem } from '../src/drill-system.js';
+import { runSlowUploads } from '../src/slow-uploader.js';
 import { printLogsOnFailure } from './support.js';
 
 const UPLOADS = 300;
@@ -18,9 +19,16 @@ const ATTACKER_KEYS = 6;
 const ATTACKER_ADDRESSES = 5;
 /** The body arrives one byte this often: no pause is long enough for an idle timer. */
 const TRICKLE_MS = 3_000;
-/** Longer than the gateway's body deadline (15 s by default), so uploads are cut by it within the drill. */
+/** Longer than the ramp and the gateway's body deadline (15 s by default) together, so uploads are cut by it within the drill. */
 const ATTACK_MS = 20_000;
 const BASELINE_MS = 5_000;
+/** The uploads open over this long, as from many clients, rather than in one instant. */
+const RAMP_MS = 2_000;
+/**
+ * The reads stop this long before the uploads end: the uploader then drops
+ * all its sockets at once, a burst of closes that is not a slow upload.
+ */
+const TEARDOWN_MARGIN_MS = 1_000;
 // About 8 reads a second: the reader stays inside its 300 a minute for the whole drill.
 const READ_INTERVAL_MS = 100;
 
@@ -48,36 +56,6 @@ async function createKey(ip: string, name: string): Promise<Credentials> {
   });
   expect(res.status).toBe(201);
   return (await res.json()) as Credentials;
-}
-
-/** What the slow uploads got, by status (0: no answer before the connection closed). */
-type Tally = Map<number, number>;
-
-/**
- * One slow upload after another until `until`: each writes its head, then a
- * byte every TRICKLE_MS, and when the gateway closes the connection the next
- * one starts a second later.
- */
-async function slowUploads(port: number, head: string, until: number, tally: Tally): Promise<void> {
-  while (Date.now() < until) {
-    const status = await new Promise<number>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      let answer = '';
-      const timer = setInterval(() => socket.write('x'), TRICKLE_MS);
-      const stop = setTimeout(() => socket.destroy(), Math.max(0, until - Date.now()));
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (answer += chunk));
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        clearInterval(timer);
-        clearTimeout(stop);
-        resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0));
-      });
-      socket.write(head);
-    });
-    tally.set(status, (tally.get(status) ?? 0) + 1);
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
 }
 
 function uploadHead(path: string, headers: Record<string, string>): string {
@@ -136,15 +114,15 @@ describe('slow uploads', () => {
     const baseline = await readCatalog(reader.api_key, Date.now() + BASELINE_MS);
     const until = Date.now() + ATTACK_MS;
     const port = Number(new URL(system.baseUrl).port);
-    const tally: Tally = new Map();
     // Half with keys, half without: per key and per address alike.
-    const uploads = Array.from({ length: UPLOADS }, (_, i) =>
+    const heads = Array.from({ length: UPLOADS }, (_, i) =>
       i % 2 === 0
         ? uploadHead('/v1/shop-requests', { Authorization: `Bearer ${attackers[(i / 2) % ATTACKER_KEYS]!.api_key}` })
         : uploadHead('/v1/keys', { 'X-Forwarded-For': `203.0.113.${10 + (i % ATTACKER_ADDRESSES)}` }),
-    ).map((head) => slowUploads(port, head, until, tally));
-    // Once the uploads are open, the reader reads and takes tokens.
-    await new Promise((r) => setTimeout(r, 1_000));
+    );
+    const uploads = runSlowUploads({ port, heads, until, trickleMs: TRICKLE_MS, pauseMs: 1_000, rampMs: RAMP_MS });
+    // Once all the uploads are open, the reader reads and takes tokens.
+    await new Promise((r) => setTimeout(r, RAMP_MS + 500));
     const tokens: number[] = [];
     const tokenTaker = (async () => {
       while (Date.now() < until) {
@@ -152,8 +130,8 @@ describe('slow uploads', () => {
         await new Promise((r) => setTimeout(r, 2_000));
       }
     })();
-    const during = await readCatalog(reader.api_key, until);
-    await Promise.all([...uploads, tokenTaker]);
+    const during = await readCatalog(reader.api_key, until - TEARDOWN_MARGIN_MS);
+    const [tally] = await Promise.all([uploads, tokenTaker]);
 
     const [before, attacked] = [p99(baseline), p99(during)];
     // 2x the p99 before, with a floor of 50 ms above it: a baseline of a few
