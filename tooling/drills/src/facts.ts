@@ -22,6 +22,16 @@ export interface StoredCredential {
   name: string;
   /** The API key's index points at this record: the key can be used. */
   reachable: boolean;
+  createdAt: number;
+}
+
+/**
+ * The UTC day (`2026-11-25`) a daily quota counts an instant on. A drill
+ * that runs across midnight sees its quotas start again, so what is stored
+ * is compared with a quota day by day.
+ */
+export function utcDayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
 }
 
 /** The masters a Cluster client knows, asked anew: its own list may predate a failover by seconds. */
@@ -72,10 +82,10 @@ export async function listEntries(redis: RedisClient): Promise<ListEntry[]> {
 export async function storedCredentials(redis: RedisClient, namePrefix: string): Promise<StoredCredential[]> {
   const found: StoredCredential[] = [];
   for (const key of await scanKeys(redis, `${KEY_PREFIX}cred:{*`)) {
-    const [clientId, name, apiKeyHash] = await redis.hmget(key, 'client_id', 'name', 'api_key_hash');
+    const [clientId, name, apiKeyHash, createdAt] = await redis.hmget(key, 'client_id', 'name', 'api_key_hash', 'created_at');
     if (!clientId || !name?.startsWith(namePrefix)) continue;
     const indexed = apiKeyHash ? await redis.get(`${KEY_PREFIX}cred-key:${apiKeyHash}`) : null;
-    found.push({ clientId, name, reachable: indexed === clientId });
+    found.push({ clientId, name, reachable: indexed === clientId, createdAt: Date.parse(createdAt ?? '') });
   }
   return found;
 }

@@ -8,7 +8,7 @@ import { LIMITS } from '@msa/contracts';
 import { burst, describeAnswer, isRetryable, remainingOf, send, sendUntilCreated, type Answer, type Outcome } from './client.js';
 import { drillConfig } from './config.js';
 import type { DrillSystem } from './drill-system.js';
-import { storedCredentials, type StoredCredential } from './facts.js';
+import { storedCredentials, utcDayOf, type StoredCredential } from './facts.js';
 import { summarize, type DrillReport } from './report.js';
 import { nextClientIp, tally } from './shop-request-drill.js';
 
@@ -139,9 +139,11 @@ function judge(name: string, fault: string, tracked: Tracked[], stored: StoredCr
       else problems.push(`${label}: the API key of ${clientId} does not authenticate: GET /v1/me answered ${t.me ? describeAnswer(t.me) : 'nothing'}`);
     }
 
-    // The address's day counts the credentials stored for it, nothing else.
-    const counted = stored.filter((r) => r.name === t.label || r.name === `${t.label} final`).length;
+    // The address's day counts the credentials stored for it on that day, nothing else.
     const final = t.final?.created ?? t.final?.answers.at(-1);
+    const finalRecord = stored.find((r) => r.clientId === final?.body?.client_id);
+    const day = utcDayOf(finalRecord?.createdAt ?? final?.sentAt ?? Date.now());
+    const counted = stored.filter((r) => (r.name === t.label || r.name === `${t.label} final`) && utcDayOf(r.createdAt) === day).length;
     const remaining = remainingOf(final?.rateLimit, QUOTA_POLICY);
     if (final?.status === 429) {
       if (counted < LIMITS.keyCreationsPerIpPerDay) {

@@ -7,7 +7,7 @@ import type { ReceivedMail } from '@msa/test-kit';
 import { burst, describeAnswer, isRetryable, remainingOf, send, sendUntilCreated, type Answer, type Outcome } from './client.js';
 import { drillConfig } from './config.js';
 import { OPERATOR_EMAIL, type DrillSystem } from './drill-system.js';
-import { listEntries, storedShopRequests, type ListEntry, type StoredShopRequest } from './facts.js';
+import { listEntries, storedShopRequests, utcDayOf, type ListEntry, type StoredShopRequest } from './facts.js';
 import { summarize, type DrillReport } from './report.js';
 
 export interface ShopRequestDrill {
@@ -229,10 +229,12 @@ function judge(
     if (listed > 1) problems.push(`${label}: ${id} is on the request list ${listed} times`);
   }
 
-  // The day's quota counts what was stored, nothing else.
+  // The day's quota counts what was stored on that day, nothing else.
   for (const t of finals) {
-    const owned = stored.filter((r) => r.owner === t.principal.clientId).length;
     const answer = t.outcome!.created ?? t.outcome!.answers.at(-1)!;
+    const finalRecord = stored.find((r) => r.id === answer.body?.id);
+    const day = utcDayOf(finalRecord?.createdAt ?? answer.sentAt);
+    const owned = stored.filter((r) => r.owner === t.principal.clientId && utcDayOf(r.createdAt) === day).length;
     const remaining = remainingOf(answer.rateLimit, QUOTA_POLICY);
     if (answer.status === 429) {
       // At the limit the refusal is right; a request stored twice is reported above.
