@@ -14,6 +14,7 @@
 // lookups for 15-40 s whenever the test restarted a container. Every
 // container gets a fixed address on the network and an entry for each
 // compose name and container name, so a name means the same as under compose.
+// The address keeps its MAC across a restart (macOf), as under Docker.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -120,6 +121,16 @@ function addressOf(subnet: string, i: number): string {
   return subnet.replace(/\.0\/24$/, `.${10 + i}`);
 }
 
+/**
+ * `02:42:` and the address in hex, as Docker derives a container's MAC. The
+ * engine otherwise draws a new one at each start, and a peer that still
+ * holds the old one in its neighbour cache sends into the void until the
+ * entry expires (27 s measured) after a restart.
+ */
+function macOf(ip: string): string {
+  return ['02', '42', ...ip.split('.').map((octet) => Number(octet).toString(16).padStart(2, '0'))].join(':');
+}
+
 async function waitFor(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -190,7 +201,7 @@ export async function startComposeSystem(opts: { extraEnv?: (subnet: string) => 
     ];
     const address = new Map(planned.map((c, i) => [c.name, addressOf(subnet, i)]));
     const hostEntries = planned.flatMap((c) => [c.name, ...c.aliases].flatMap((host) => ['--add-host', `${host}:${address.get(c.name)}`]));
-    const attach = (container: string) => ['--network', network, '--ip', address.get(container)!, ...hostEntries];
+    const attach = (container: string) => ['--network', network, '--ip', address.get(container)!, '--mac-address', macOf(address.get(container)!), ...hostEntries];
 
     const redis: Container = { name: `${prefix}-redis`, service: 'redis', image: REDIS_IMAGE, ports: [{ name: 'redis', port: 6379 }] };
     engineRun(['run', '-d', '--name', redis.name, ...attach(redis.name), ...hardened(), '-v', `${prefix}-redis-data:/data`, '-v', `${join(root, 'infra', 'redis.conf')}:/usr/local/etc/redis/redis.conf:ro`, REDIS_IMAGE, ...(services.redis?.command ?? []), ...REDIS_IMAGE_DEFAULTS]);

@@ -126,7 +126,14 @@ describe('the whole system started from its images', () => {
     // A live key may make 5 shop requests a day: one key per 5 requests of the burst.
     const keys = [await createLiveKey(), await createLiveKey(), await createLiveKey(), await createLiveKey()];
     const workers = system.of('intake-worker');
-    const startedBefore = workers.map((w) => JSON.parse(system.engine(['inspect', w.name]))[0].State.StartedAt as string);
+    const inspect = (name: string) => JSON.parse(system.engine(['inspect', name]))[0];
+    // Where each worker is on the network: a restart keeps it, so peers need not learn it again.
+    const placeOf = (name: string) => {
+      const { IPAddress, MacAddress } = inspect(name).NetworkSettings.Networks[system.network];
+      return `${IPAddress} ${MacAddress}`;
+    };
+    const startedBefore = workers.map((w) => inspect(w.name).State.StartedAt as string);
+    const placedBefore = workers.map((w) => placeOf(w.name));
     const burst = Array.from({ length: 20 }, (_, i) => ({ idempotencyKey: `images-burst-${Date.now()}-${i}`, contact: `burst-${i}@gs-park.example` }));
     const ids: string[] = [];
     let restart: Promise<number | null> | undefined;
@@ -151,8 +158,9 @@ describe('the whole system started from its images', () => {
       const mails = mailsAbout(id);
       expect(mails.map((m) => m.rcptTo[0]).sort()).toEqual([burst[i]!.contact, OPERATOR].sort());
     }
-    const startedAfter = workers.map((w) => JSON.parse(system.engine(['inspect', w.name]))[0].State.StartedAt as string);
+    const startedAfter = workers.map((w) => inspect(w.name).State.StartedAt as string);
     startedAfter.forEach((after, i) => expect(after).not.toBe(startedBefore[i]));
+    expect(workers.map((w) => placeOf(w.name))).toEqual(placedBefore);
   });
 
   it('publishes only the gateway port, on the loopback address', () => {
