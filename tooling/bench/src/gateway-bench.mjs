@@ -7,15 +7,15 @@
 // answered request against its reference. Identity is loaded on its own too
 // (POST /internal/introspect), since the gateway caches resolved keys and asks
 // it only once per KEY_CACHE_TTL_MS.
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInternalSigner } from '@msa/service-kit';
 import { cpuPer } from './cpu-watch.mjs';
+import { frontServices } from './front-services.mjs';
 import { measureLoad } from './load.mjs';
-import { countModules, freePort, spawnService, waitForOk } from './processes.mjs';
+import { countModules, spawnService, waitForOk } from './processes.mjs';
 import { recordIdleAfter } from './rss-sampler.mjs';
 
 /** High enough that the per-minute limit never answers 429 during the runs. */
@@ -24,46 +24,13 @@ export const BENCH_RATE_LIMIT_PER_MINUTE = 1_000_000_000;
 const REFERENCE_SERVER = fileURLToPath(new URL('./reference-server.mjs', import.meta.url));
 
 export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPrefix, sampler, services, settings, log }) {
-  const ports = await Promise.all(Array.from({ length: 10 }, freePort));
-  const [catalogPort, identityPort, gatewayPort, adminPort, nothingPort, catalogAdminPort, identityAdminPort, nodeHttpPort, expressPort, proxyPort] = ports;
-  const secret = randomBytes(32).toString('hex');
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const publicBaseUrl = `http://127.0.0.1:${gatewayPort}`;
-  const common = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    PUBLIC_BASE_URL: publicBaseUrl,
-    INTERNAL_AUTH_SECRET: secret,
-    ...redisEnv,
-    REDIS_KEY_PREFIX: keyPrefix,
-  };
-  const nothing = `http://127.0.0.1:${nothingPort}`;
-  const apps = {
-    catalog: { env: { CATALOG_PORT: String(catalogPort), CATALOG_ADMIN_PORT: String(catalogAdminPort) }, ready: `http://127.0.0.1:${catalogPort}/readyz` },
-    identity: {
-      env: {
-        IDENTITY_PORT: String(identityPort),
-        IDENTITY_ADMIN_PORT: String(identityAdminPort),
-        TOKEN_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        TOKEN_SIGNING_KID: `bench-${randomBytes(4).toString('hex')}`,
-      },
-      ready: `http://127.0.0.1:${identityPort}/readyz`,
-    },
-    gateway: {
-      env: {
-        GATEWAY_PORT: String(gatewayPort),
-        GATEWAY_ADMIN_PORT: String(adminPort),
-        CATALOG_URL: `http://127.0.0.1:${catalogPort}`,
-        IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
-        SHOPS_URL: nothing,
-        REQUESTS_URL: nothing,
-        MCP_URL: nothing,
-        RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE),
-      },
-      // The gateway's /readyz also asks shops, requests and mcp, which this run does not need.
-      ready: `${publicBaseUrl}/healthz`,
-    },
-  };
+  const { secret, publicBaseUrl, catalogPort, identityPort, common, apps, extra } = await frontServices({
+    redisEnv,
+    keyPrefix,
+    gatewayEnv: { RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE) },
+    extraPorts: 3,
+  });
+  const [nodeHttpPort, expressPort, proxyPort] = extra;
 
   const modules = {};
   if (settings.countModules) {
