@@ -117,6 +117,19 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
     };
   }
 
+  const u = measured.uploads;
+  if (u) {
+    out.slow_uploads = {
+      reads_before: u.baseline.length,
+      p99_before_ms: round(u.p99Before),
+      reads_during: u.during.length,
+      p99_during_ms: round(u.p99During),
+      slowest_during_ms: round(u.slowestDuring),
+      not_200: [...u.baseline, ...u.during].filter((r) => r.status !== 200).length + u.tokens.filter((s) => s !== 200).length,
+      uploads_by_status: Object.fromEntries(u.tally),
+    };
+  }
+
   out.rss_mb = {};
   for (const name of new Set([...rss.ready.keys(), ...rss.idle.keys(), ...rss.maxima.keys()])) {
     const value = (map) => round((map.get(name) ?? Number.NaN) / MB);

@@ -16,7 +16,7 @@ const int = (name, def) => {
   return n;
 };
 
-export const PARTS = ['search', 'gateway', 'intake'];
+export const PARTS = ['search', 'gateway', 'intake', 'uploads'];
 
 export function loadSettings() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
