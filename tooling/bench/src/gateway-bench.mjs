@@ -27,7 +27,8 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
   const { secret, publicBaseUrl, catalogPort, identityPort, common, apps, extra } = await frontServices({
     redisEnv,
     keyPrefix,
-    gatewayEnv: { RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE) },
+    // One key on every connection: the in-flight cap (8 by default) would answer the rest 429.
+    gatewayEnv: { RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE), IN_FLIGHT_PER_PRINCIPAL: String(settings.connections) },
     extraPorts: 3,
   });
   const [nodeHttpPort, expressPort, proxyPort] = extra;
@@ -143,6 +144,7 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
     path,
     total,
     rateLimitPerMinute: BENCH_RATE_LIMIT_PER_MINUTE,
+    inFlightPerPrincipal: settings.connections,
     responseBytes: catalogBytes.length,
     modules,
     runs: { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, identity: identityRun },

@@ -121,7 +121,7 @@ function gatewayTable(r, s, redisNote) {
       formatCpu('the direct run', direct.cpu),
       formatCpu('the gateway run', gateway.cpu),
       formatCpu('the identity run', identity.cpu),
-      `note: the gateway ran with RATE_LIMIT_PER_MINUTE=${r.rateLimitPerMinute}, so the limit never answers 429; every request still costs the limiter its Redis round trip.`,
+      `note: the gateway ran with RATE_LIMIT_PER_MINUTE=${r.rateLimitPerMinute} and IN_FLIGHT_PER_PRINCIPAL=${r.inFlightPerPrincipal} (one key on every connection), so neither limit answers 429; every request still costs the limiter its Redis round trip.`,
       'note: the gateway caches a resolved API key (KEY_CACHE_TTL_MS, 30 s), so behind it identity answers about once per run; its own cost per request is the identity run.',
       ...(redisNote ? [redisNote] : []),
     ],
