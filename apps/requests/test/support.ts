@@ -4,7 +4,7 @@
 import { createCatalogClient, type CallContext, type Principal, type ShopRequestInput } from '@msa/contracts';
 import { CatalogEnv, startService as startCatalog } from '@msa/catalog';
 import { createInternalSigner, createMetrics, loadConfig, type Logger, type RunningService } from '@msa/service-kit';
-import { createRedis, type ReplicationOptions } from '@msa/service-kit/redis';
+import { createRedis, keysMatching, type ReplicationOptions } from '@msa/service-kit/redis';
 import {
   TEST_BASE_URL,
   TEST_INTERNAL_SECRET,
@@ -179,17 +179,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
   };
 }
 
-/** Every key matching `pattern`, through SCAN. */
-export async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== '0');
-  return keys;
-}
+export { keysMatching };
 
 /** A Redis URL on a loopback port nobody listens on. */
 export async function closedRedisUrl(): Promise<string> {

@@ -190,24 +190,41 @@ async function currentMasters(redis: Cluster): Promise<Redis[]> {
   return redis.nodes('master');
 }
 
+/** Every node that holds keys: each master of a Cluster, or the one server. */
+async function keyNodes(redis: RedisClient): Promise<Redis[]> {
+  return redis instanceof Cluster ? currentMasters(redis) : [redis];
+}
+
+/** Hands every batch of keys matching `pattern` on one node to `each`, through SCAN. */
+async function scanNode(node: Redis, pattern: string, each: (keys: string[]) => Promise<unknown>): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await each(keys);
+  } while (cursor !== '0');
+}
+
+/** Every key matching `pattern`; on a Cluster, from each master. */
+export async function keysMatching(redis: RedisClient, pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const node of await keyNodes(redis)) await scanNode(node, pattern, async (keys) => found.push(...keys));
+  return found;
+}
+
 /**
  * Deletes every key matching `pattern`. On a Cluster each master is scanned
  * on its own and keys are unlinked one by one: a multi-key DEL across slots
  * is refused there (CROSSSLOT).
  */
 export async function deleteByPattern(redis: RedisClient, pattern: string): Promise<number> {
-  const nodes = redis instanceof Cluster ? await currentMasters(redis) : [redis];
   let deleted = 0;
-  for (const node of nodes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      cursor = next;
-      if (keys.length === 0) continue;
+  for (const node of await keyNodes(redis)) {
+    await scanNode(node, pattern, async (keys) => {
       if (redis instanceof Cluster) await node.pipeline(keys.map((key) => ['unlink', key])).exec();
       else await node.unlink(...keys);
       deleted += keys.length;
-    } while (cursor !== '0');
+    });
   }
   return deleted;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deleteByPattern } from '@msa/service-kit/redis';
+import { deleteByPattern, keysMatching } from '@msa/service-kit/redis';
 import { Redis } from 'ioredis';
 
 let containerUrl: Promise<string> | undefined;
@@ -55,4 +55,4 @@ export async function createTestRedis(name: string): Promise<TestRedis> {
   };
 }
 
-export { deleteByPattern };
+export { deleteByPattern, keysMatching };

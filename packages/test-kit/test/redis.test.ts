@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestRedis, deleteByPattern, testPrefix } from '../src/redis.js';
+import { createTestRedis, deleteByPattern, keysMatching, testPrefix } from '../src/redis.js';
 
 describe('testPrefix', () => {
   it('differs per call so test files never share keys', () => {
@@ -24,6 +24,19 @@ describe('createTestRedis', () => {
 
     expect(await theirs.redis.exists(`${mine.prefix}a`, `{${mine.prefix}intake}:job`)).toBe(0);
     expect(await theirs.redis.get(`${theirs.prefix}b`)).toBe('1');
+  });
+
+  it('finds every key of a pattern across scan pages, and no other', async () => {
+    const tr = await createTestRedis('test-kit-keys');
+    for (let i = 0; i < 1200; i++) await tr.redis.set(`${tr.prefix}k${i}`, 'v');
+    await tr.redis.set(`${tr.prefix}other`, 'v');
+
+    const found = await keysMatching(tr.redis, `${tr.prefix}k*`);
+
+    expect(found).toHaveLength(1200);
+    expect(new Set(found).size).toBe(1200);
+    expect(found).not.toContain(`${tr.prefix}other`);
+    await tr.cleanup();
   });
 
   it('deletes every key of a pattern across scan pages', async () => {

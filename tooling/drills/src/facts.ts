@@ -2,7 +2,7 @@
 // sink rather than through the API, so a check does not trust the code it
 // checks. Key names are those of apps/requests/src/store,
 // apps/identity/src/store and apps/intake-worker/src/store.
-import { Cluster } from 'ioredis';
+import { keysMatching } from '@msa/test-kit';
 import { KEY_PREFIX, type RedisClient } from './drill-system.js';
 
 export interface StoredShopRequest {
@@ -34,30 +34,10 @@ export function utcDayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** The masters a Cluster client knows, asked anew: its own list may predate a failover by seconds. */
-export async function currentMasters(redis: Cluster) {
-  await new Promise<void>((resolve, reject) => redis.refreshSlotsCache((err) => (err ? reject(err) : resolve())));
-  return redis.nodes('master');
-}
-
-/** On a Cluster every master holds a share of the keys: each is scanned. */
-export async function scanKeys(redis: RedisClient, pattern: string): Promise<string[]> {
-  const keys: string[] = [];
-  for (const node of redis instanceof Cluster ? await currentMasters(redis) : [redis]) {
-    let cursor = '0';
-    do {
-      const [next, batch] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1_000);
-      cursor = next;
-      keys.push(...batch);
-    } while (cursor !== '0');
-  }
-  return keys;
-}
-
 /** Every stored shop request whose shop name starts with `namePrefix`. */
 export async function storedShopRequests(redis: RedisClient, namePrefix: string): Promise<StoredShopRequest[]> {
   const found: StoredShopRequest[] = [];
-  for (const key of await scanKeys(redis, `${KEY_PREFIX}shop-request:*`)) {
+  for (const key of await keysMatching(redis, `${KEY_PREFIX}shop-request:*`)) {
     const [result, body, owner] = await redis.hmget(key, 'result', 'body', 'owner');
     if (!result || !body) continue;
     const shopName = (JSON.parse(body) as { shop_name: string }).shop_name;
@@ -81,7 +61,7 @@ export async function listEntries(redis: RedisClient): Promise<ListEntry[]> {
 /** Every credential record whose name starts with `namePrefix`. */
 export async function storedCredentials(redis: RedisClient, namePrefix: string): Promise<StoredCredential[]> {
   const found: StoredCredential[] = [];
-  for (const key of await scanKeys(redis, `${KEY_PREFIX}cred:{*`)) {
+  for (const key of await keysMatching(redis, `${KEY_PREFIX}cred:{*`)) {
     const [clientId, name, apiKeyHash, createdAt] = await redis.hmget(key, 'client_id', 'name', 'api_key_hash', 'created_at');
     if (!clientId || !name?.startsWith(namePrefix)) continue;
     const indexed = apiKeyHash ? await redis.get(`${KEY_PREFIX}cred-key:${apiKeyHash}`) : null;

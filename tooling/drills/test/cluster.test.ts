@@ -7,12 +7,12 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { deleteByPattern } from '@msa/test-kit';
+import { deleteByPattern, keysMatching } from '@msa/test-kit';
 import { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { send, sleep } from '../src/client.js';
 import { KEY_PREFIX, OPERATOR_EMAIL, startDrillSystem, type DrillSystem } from '../src/drill-system.js';
-import { listEntries, scanKeys } from '../src/facts.js';
+import { listEntries } from '../src/facts.js';
 import { clusterOf, failoverSummary, killClusterMasterOf, type FailoverTiming } from '../src/failover.js';
 import type { DrillReport } from '../src/report.js';
 import { REPO_ROOT } from '../src/service-process.js';
@@ -177,7 +177,7 @@ describe('the system on a Redis Cluster', () => {
 
       expect(owners.size).toBe(3);
       expect(deleted).toBe(300);
-      expect(await scanKeys(client, 'cleanup-test:*')).toEqual([]);
+      expect(await keysMatching(client, 'cleanup-test:*')).toEqual([]);
     } finally {
       client.disconnect();
     }
