@@ -154,7 +154,6 @@ function intakeTable(one, two, s, topology, redisNote) {
 function uploadsTable(r) {
   const bound = Math.max(TARGETS.uploadsP99Ratio * r.p99Before, r.p99Before + TARGETS.uploadsP99FloorMs);
   const ms = (v) => `${fmt(v, 1)} ms`;
-  const answered = [...r.baseline, ...r.during].every((read) => read.status === 200) && r.tokens.length > 0 && r.tokens.every((s) => s === 200);
   return table('Budget 5: another caller\'s catalog reads (about 8 a second, own key) while 300 uploads trickle a byte every 3 s, reopened as the gateway closes them', [
     info('reads before the uploads', `${r.baseline.length}, p99 ${ms(r.p99Before)}`),
     info('reads during the uploads', `${r.during.length}, p99 ${ms(r.p99During)}, slowest ${ms(r.slowestDuring)}`),
@@ -164,7 +163,7 @@ function uploadsTable(r) {
       `<= max(${TARGETS.uploadsP99Ratio} × ${ms(r.p99Before)}, ${ms(r.p99Before)} + ${TARGETS.uploadsP99FloorMs} ms) = ${ms(bound)}`,
       r.p99During <= bound,
     ),
-    check('every read and token answered 200', answered ? 'yes' : 'no', 'yes', answered),
+    check('reads and tokens not answered 200', String(r.unanswered), '0', r.unanswered === 0),
     info('uploads by status (0: cut without an answer)', JSON.stringify(Object.fromEntries(r.tally))),
   ]);
 }

@@ -125,7 +125,7 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
       reads_during: u.during.length,
       p99_during_ms: round(u.p99During),
       slowest_during_ms: round(u.slowestDuring),
-      not_200: [...u.baseline, ...u.during].filter((r) => r.status !== 200).length + u.tokens.filter((s) => s !== 200).length,
+      not_200: u.unanswered,
       uploads_by_status: Object.fromEntries(u.tally),
     };
   }

@@ -25,5 +25,10 @@ export async function runUploadsBench({ root, redisEnv, keyPrefix, services, set
     p99Before: p99(attack.baseline),
     p99During: p99(attack.during),
     slowestDuring: Math.max(...attack.during.map((r) => r.ms)),
+    /** Reads and tokens not answered 200; none at all taken counts as one. */
+    unanswered:
+      [...attack.baseline, ...attack.during].filter((r) => r.status !== 200).length +
+      attack.tokens.filter((status) => status !== 200).length +
+      (attack.tokens.length === 0 ? 1 : 0),
   };
 }

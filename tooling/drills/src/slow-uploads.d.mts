@@ -6,6 +6,7 @@ export declare const SLOW_UPLOADS: {
   attackMs: number;
   baselineMs: number;
   rampMs: number;
+  pauseMs: number;
   teardownMarginMs: number;
   readIntervalMs: number;
   readDeadlineMs: number;

@@ -28,6 +28,8 @@ export const SLOW_UPLOADS = {
   attackMs: 20_000,
   baselineMs: 5_000,
   rampMs: 2_000,
+  /** An upload opens again this long after the gateway closed it. */
+  pauseMs: 1_000,
   /** The reads stop this long before the uploads end: the uploader then drops all its sockets at once, a burst of closes that is not a slow upload. */
   teardownMarginMs: 1_000,
   /** About 8 reads a second: the reader stays inside its 300 a minute throughout. */
@@ -130,7 +132,7 @@ export async function slowUploadAttack(baseUrl) {
 /** The uploads in a child process; resolves with what they got, by status (0: the connection closed without an answer). */
 async function runSlowUploads({ port, heads, until }) {
   const s = SLOW_UPLOADS;
-  const child = spawn(process.execPath, [self, ...[port, until, s.trickleMs, 1_000, s.rampMs].map(String)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [self, ...[port, until, s.trickleMs, s.pauseMs, s.rampMs].map(String)], { stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk.toString('utf8')));
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
