@@ -21,6 +21,7 @@ export * from './internal-auth.js';
 export { jsonwebtoken } from './lazy-jsonwebtoken.js';
 export * from './json-depth.js';
 export * from './logger.js';
+export * from './mailbox-key.js';
 export * from './metrics.js';
 export * from './placeholder-svg.js';
 // Redis clients and the Redis-backed limiters are subpaths
