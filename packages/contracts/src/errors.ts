@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   invalid_scope: { status: 400, title: 'Invalid scope', hint: 'Ask only for scopes granted to the client (space-separated subset).' },
   unsupported_grant_type: { status: 400, title: 'Unsupported grant type', hint: 'Use `client_credentials`, `authorization_code` or `refresh_token`.' },
   invalid_grant: { status: 400, title: 'Invalid grant', hint: 'The code or refresh token is expired, used, revoked, or was issued to another client, redirect URI or PKCE verifier; start the authorization again.' },
+  unsupported_response_type: { status: 400, title: 'Unsupported response type', hint: 'Send `response_type=code`: the authorization code flow with PKCE is the only one offered.' },
+  unsupported_token_type: { status: 400, title: 'Unsupported token type', hint: 'Revoke the refresh token or an access token of the authorization code grant; a client-credentials token cannot be revoked, it expires within the hour.' },
   invalid_target: { status: 400, title: 'Invalid resource', hint: 'Send `resource` as this API (`{base}`) or its MCP endpoint (`{base}/mcp`), sandbox forms included, or leave it out.' },
   invalid_client_metadata: { status: 400, title: 'Invalid client metadata', hint: 'Send `client_name`, at least one e-mail in `contacts`, and only the `client_credentials` grant.' },
   unauthorized: { status: 401, title: 'Missing or invalid credentials', hint: 'Send `Authorization: Bearer <API_KEY>` (or an access token). Create free credentials with POST /v1/keys.' },
