@@ -79,6 +79,32 @@ describe('the mail queue', () => {
     await waitUntil(async () => (await mail.queue.getJobState(jobId)) === 'unknown', 'the completed job to be removed');
   });
 
+  it('names where the approval goes and marks the name self-declared, for a client anyone registered as "Claude"', async () => {
+    const to = 'phished@example.org';
+    await addConsentCode(
+      sealedFor({ to, code: '318204', clientName: 'Claude', clientHost: null, approvalTarget: { kind: 'host', value: 'evil.example' }, selfDeclared: true }),
+    );
+
+    await waitUntil(() => smtp.to(to).length > 0, 'the consent code e-mail');
+
+    const parsed = smtp.to(to)[0]!.parsed;
+    for (const part of [String(parsed.text), String(parsed.html)]) {
+      expect(part).toContain('Die Freigabe geht an: evil.example');
+      expect(part).toContain('„Claude“ (selbst angegeben, nicht geprüft)');
+    }
+  });
+
+  it('delivers a client name carrying a URL with the URL neutralised', async () => {
+    const to = 'linked@example.org';
+    await addConsentCode(sealedFor({ to, code: '902117', clientName: 'Claude Support https://evil.example/verify?u=1', clientHost: null }));
+
+    await waitUntil(() => smtp.to(to).length > 0, 'the consent code e-mail');
+
+    const parsed = smtp.to(to)[0]!.parsed;
+    expect(parsed.text).toContain('„Claude Support evil[.]example/verify?u 1“');
+    for (const part of [String(parsed.text), String(parsed.html)]) expect(part).not.toMatch(/https?:|evil\.example/);
+  });
+
   it('fails a job sealed with another secret at once, sends nothing and logs why without the address or the code', async () => {
     const sentBefore = smtp.messages.length;
 
@@ -120,7 +146,7 @@ describe('the mail queue', () => {
   it('counts sent and failed mail jobs in the metrics', async () => {
     const metrics = await (await fetch(`${worker.running.url}/metrics`)).text();
 
-    expect(metrics).toMatch(/^mail_jobs_completed_total\{service="intake-worker"\} 2$/m);
+    expect(metrics).toMatch(/^mail_jobs_completed_total\{service="intake-worker"\} 4$/m);
     expect(metrics).toMatch(/^mail_jobs_failed_total\{service="intake-worker"\} 3$/m);
     expect(metrics).toMatch(/^mail_jobs_retried_total\{service="intake-worker"\} 1$/m);
     expect(metrics).toMatch(/^mail_queue_depth\{service="intake-worker"\} 0$/m);

@@ -15,6 +15,14 @@ export type ConsentLanguage = z.infer<typeof ConsentLanguage>;
 export const ConsentCodeSecret = z.object({ to: z.string(), code: z.string().regex(/^\d{6}$/) });
 export type ConsentCodeSecret = z.infer<typeof ConsentCodeSecret>;
 
+/**
+ * Where an approval sends the authorization code, as a person can check it:
+ * the redirect URI's host (`host`, https), an app on the person's own device
+ * (`device`, a loopback redirect) or a native app's URI scheme (`scheme`).
+ */
+export const ApprovalTarget = z.object({ kind: z.enum(['host', 'device', 'scheme']), value: z.string() });
+export type ApprovalTarget = z.infer<typeof ApprovalTarget>;
+
 export const ConsentCodeMailJob = z.looseObject({
   kind: z.literal('consent_code'),
   version: z.literal(1),
@@ -23,6 +31,10 @@ export const ConsentCodeMailJob = z.looseObject({
   /** Who asks for access: the client's name, and the host of its metadata document where it has one. */
   client_name: z.string(),
   client_host: z.string().optional(),
+  /** Where the approval goes; absent from jobs of earlier producers. */
+  approval_target: ApprovalTarget.optional(),
+  /** The client's name was declared by whoever registered it or hosts its document, and nobody checked it. */
+  client_name_self_declared: z.boolean().optional(),
   expires_in_minutes: z.number().int().positive(),
   request_trace: RequestTrace.default({}),
 });

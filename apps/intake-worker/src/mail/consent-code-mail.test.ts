@@ -52,17 +52,55 @@ describe('buildConsentCodeMail', () => {
     expect(String(mail.text)).not.toContain('Domain');
   });
 
-  it('keeps the client name to one escaped, clipped line and out of the subject', () => {
+  it('keeps the client name to one neutralised, clipped line and out of the subject', () => {
     const job = buildConsentCodeJob({ clientName: `<b>Evil</b>\r\nBcc: x@evil.test ${'x'.repeat(200)}` });
 
     const mail = buildConsentCodeMail(job, secret, settings, options);
 
     expect(mail.subject).toBe('Ihr Bestätigungscode: 482915');
-    expect(String(mail.html)).toContain('&lt;b&gt;Evil&lt;/b&gt; Bcc: x@evil.test');
     expect(String(mail.html)).not.toContain('<b>Evil');
-    expect(String(mail.text)).toContain('Bcc: x@evil.test xxx');
+    expect(String(mail.text)).toContain('b Evil /b Bcc: x [at] evil[.]test xxx');
+    expect(String(mail.text)).not.toContain('x@evil.test');
     expect(String(mail.text)).not.toContain('x'.repeat(100));
     expect(String(mail.text)).toContain('…');
+  });
+
+  it('neutralises a URL in the client name, so no link sits beside a genuine code', () => {
+    const job = buildConsentCodeJob({ clientName: 'Claude – Konto prüfen: https://evil.example/login', clientHost: null });
+
+    const mail = buildConsentCodeMail(job, secret, settings, options);
+
+    for (const part of [String(mail.text), String(mail.html)]) {
+      expect(part).toContain('„Claude – Konto prüfen: evil[.]example/login“');
+      expect(part).not.toContain('https://');
+      expect(part).not.toContain('evil.example');
+    }
+  });
+
+  it.each([
+    ['de', { kind: 'host', value: 'evil.example' }, 'Die Freigabe geht an: evil.example', '„Claude“ (selbst angegeben, nicht geprüft)'],
+    ['en', { kind: 'host', value: 'evil.example' }, 'The approval goes to: evil.example', '“Claude” (self-declared, not verified)'],
+    ['de', { kind: 'device', value: '127.0.0.1' }, 'Die Freigabe geht an: eine Anwendung auf Ihrem eigenen Gerät (127.0.0.1)', '„Claude“ (selbst angegeben, nicht geprüft)'],
+    ['en', { kind: 'scheme', value: 'com.example.app' }, 'The approval goes to: the app that opens “com.example.app:” links', '“Claude” (self-declared, not verified)'],
+  ] as const)('in %s names where the approval goes and marks a self-declared name (%o)', (lang, approvalTarget, goesTo, name) => {
+    const job = buildConsentCodeJob({ lang, clientName: 'Claude', clientHost: null, approvalTarget, selfDeclared: true });
+
+    const mail = buildConsentCodeMail(job, secret, settings, options);
+
+    for (const part of [String(mail.text), String(mail.html)]) {
+      expect(part).toContain(goesTo);
+      expect(part).toContain(name);
+    }
+  });
+
+  it('reads a job of an earlier producer, without approval target or self-declared mark', () => {
+    const job = buildConsentCodeJob({ clientName: 'Claude', clientHost: 'claude.ai' });
+
+    const mail = buildConsentCodeMail(job, secret, settings, options);
+
+    expect(String(mail.text)).toContain('Die Anwendung „Claude“ (claude.ai) möchte');
+    expect(String(mail.text)).not.toContain('Freigabe geht an');
+    expect(String(mail.text)).not.toContain('selbst angegeben');
   });
 
   it('carries the API request id of the consent page as a header', () => {

@@ -5,11 +5,16 @@
  * how long the code is valid, and that ignoring the e-mail changes nothing.
  *
  * The client's name and host come from the client (its metadata document or
- * its registration), so they are data: one line, clipped, escaped in HTML,
- * and never in the subject.
+ * its registration), so they are data: the name is neutralised like a
+ * caller's text in the confirmation (no links, no addresses), the host is one
+ * clipped line, both are escaped in HTML and never in the subject. Because
+ * anyone can call a client "Claude", the e-mail says where the approval goes
+ * (the redirect's host, or the app on the person's device) and marks a name
+ * nobody checked as self-declared.
  */
-import type { ConsentCodeMailJob, ConsentCodeSecret, ConsentLanguage } from '@msa/contracts';
+import type { ApprovalTarget, ConsentCodeMailJob, ConsentCodeSecret, ConsentLanguage } from '@msa/contracts';
 import type { SendMailOptions } from 'nodemailer';
+import { neutraliseCallerText } from './caller-text.js';
 import { clip, oneLine, renderHtml, renderText, type Section } from './layout.js';
 import { traceHeaders, type MailSettings } from './mail-settings.js';
 
@@ -24,6 +29,9 @@ interface Wording {
   section: string;
   client: string;
   host: string;
+  selfDeclared: string;
+  goesTo: string;
+  target(target: ApprovalTarget): string;
   valid: string;
   minutes(n: number): string;
   ignore: string;
@@ -42,6 +50,10 @@ const WORDING: Record<ConsentLanguage, Wording> = {
     section: 'Zugriffsanfrage',
     client: 'Anwendung',
     host: 'Domain',
+    selfDeclared: 'selbst angegeben, nicht geprüft',
+    goesTo: 'Die Freigabe geht an',
+    target: (t) =>
+      t.kind === 'host' ? t.value : t.kind === 'device' ? `eine Anwendung auf Ihrem eigenen Gerät (${t.value})` : `die App, die Links mit „${t.value}:“ öffnet`,
     valid: 'Code gültig',
     minutes: (n) => `${n} ${n === 1 ? 'Minute' : 'Minuten'}`,
     ignore: 'Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren: Ohne den Code erhält niemand Zugriff, und es passiert nichts.',
@@ -58,6 +70,9 @@ const WORDING: Record<ConsentLanguage, Wording> = {
     section: 'Access request',
     client: 'Application',
     host: 'Domain',
+    selfDeclared: 'self-declared, not verified',
+    goesTo: 'The approval goes to',
+    target: (t) => (t.kind === 'host' ? t.value : t.kind === 'device' ? `an app on your own device (${t.value})` : `the app that opens “${t.value}:” links`),
     valid: 'Code valid for',
     minutes: (n) => `${n} ${n === 1 ? 'minute' : 'minutes'}`,
     ignore: 'If you did not ask for this, you can ignore this e-mail: without the code nobody gets access, and nothing happens.',
@@ -79,18 +94,23 @@ export function buildConsentCodeMail(
   { validMinutes, messageId }: ConsentCodeMailOptions,
 ): SendMailOptions {
   const words = WORDING[job.lang];
-  const name = clip(oneLine(job.client_name), CLIENT_NAME_MAX);
+  const name = neutraliseCallerText(job.client_name, CLIENT_NAME_MAX) || '–';
   const host = job.client_host ? clip(oneLine(job.client_host), CLIENT_NAME_MAX) : undefined;
   const quoted = job.lang === 'de' ? `„${name}“` : `“${name}”`;
-  const client = host ? `${quoted} (${host})` : quoted;
+  const declared = job.client_name_self_declared ? ` (${words.selfDeclared})` : '';
+  const client = host ? `${quoted} (${host})${declared}` : `${quoted}${declared}`;
+  const target = job.approval_target
+    ? words.target({ kind: job.approval_target.kind, value: clip(oneLine(job.approval_target.value), CLIENT_NAME_MAX) })
+    : undefined;
 
-  const intro = [words.greeting, words.code(secret.code), words.asks(client)];
+  const intro = [words.greeting, words.code(secret.code), words.asks(client), ...(target ? [`${words.goesTo}: ${target}`] : [])];
   const sections: Section[] = [
     {
       title: words.section,
       rows: [
-        { label: words.client, value: name },
+        { label: words.client, value: `${name}${declared}` },
         ...(host ? [{ label: words.host, value: host }] : []),
+        ...(target ? [{ label: words.goesTo, value: target }] : []),
         { label: words.valid, value: words.minutes(validMinutes) },
       ],
     },

@@ -1,4 +1,4 @@
-import { ConsentCodeMailJob, MAIL_JOB_SEAL_PURPOSE, type ConsentLanguage } from '@msa/contracts';
+import { ConsentCodeMailJob, MAIL_JOB_SEAL_PURPOSE, type ApprovalTarget, type ConsentLanguage } from '@msa/contracts';
 import { createSealedText } from '@msa/service-kit';
 import { TEST_INTERNAL_SECRET } from '@msa/test-kit';
 
@@ -8,6 +8,9 @@ export interface MailJobOverrides {
   lang?: ConsentLanguage;
   clientName?: string;
   clientHost?: string | null;
+  /** Absent unless given, as in jobs of producers before it existed. */
+  approvalTarget?: ApprovalTarget;
+  selfDeclared?: boolean;
   expiresInMinutes?: number;
   /** Seals with another secret than the worker's. */
   secret?: string;
@@ -30,6 +33,8 @@ export function buildConsentCodeJob(overrides: MailJobOverrides = {}): ConsentCo
     lang: overrides.lang ?? 'de',
     client_name: overrides.clientName ?? 'Claude',
     ...(overrides.clientHost === null ? {} : { client_host: overrides.clientHost ?? 'claude.ai' }),
+    ...(overrides.approvalTarget ? { approval_target: overrides.approvalTarget } : {}),
+    ...(overrides.selfDeclared === undefined ? {} : { client_name_self_declared: overrides.selfDeclared }),
     expires_in_minutes: overrides.expiresInMinutes ?? 10,
     request_trace: overrides.trace ?? { request_id: 'api-consent-1' },
   });
