@@ -3,12 +3,13 @@
  * mail queue differ only in their name, their removal options, what of a
  * job's data a log line may show, and their words; the error, stall and
  * failure handling (a retry is a warning, a final failure an error and a
- * count) is written once here.
+ * count; no address in either) is written once here.
  */
 import type { Logger, RedisClient } from '@msa/service-kit';
 import { throttledLog } from '@msa/service-kit/redis';
 import { Worker, type Job, type KeepJobs } from 'bullmq';
 import type { Counter } from 'prom-client';
+import { withoutAddresses } from './without-addresses.js';
 
 export interface QueueWorkerOptions {
   connection: RedisClient;
@@ -42,7 +43,16 @@ function isFinalFailure(job: Job, err: Error): boolean {
 
 export function createQueueWorker<Data, Result>(spec: QueueWorkerSpec<Data>, opts: QueueWorkerOptions): Worker<Data, Result> {
   const { logger } = opts;
-  const worker = new Worker<Data, Result>(spec.queue, (job) => opts.process(job) as Promise<Result>, {
+  // What a job throws becomes its failedReason and stacktrace (kept for weeks,
+  // shown by the queue UI and retry-failed) and the error of the log line.
+  const run = async (job: Job<Data>): Promise<Result> => {
+    try {
+      return (await opts.process(job)) as Result;
+    } catch (err) {
+      throw withoutAddresses(err);
+    }
+  };
+  const worker = new Worker<Data, Result>(spec.queue, run, {
     connection: opts.connection,
     prefix: opts.prefix,
     concurrency: opts.concurrency,

@@ -10,6 +10,8 @@ import { createLogger, redisTopologyOf, loadConfig } from '@msa/service-kit';
 import { createRedis } from '@msa/service-kit/redis';
 import { Queue } from 'bullmq';
 import { IntakeCliEnv, type IntakeCliConfig } from '../config.js';
+import { scrubAddresses } from '../without-addresses.js';
+import { terminalText } from './terminal-text.js';
 
 // `pnpm run list -- --count 5` passes the `--` through; it is not an argument here.
 const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
@@ -33,7 +35,7 @@ try {
   const jobs = await queue.getFailed(0, count - 1);
   let retried = 0;
   for (const job of jobs) {
-    console.log(`${values['dry-run'] ? 'would retry' : 'retrying'} ${job.id}  attempts: ${job.attemptsMade}  reason: ${job.failedReason}`);
+    console.log(`${values['dry-run'] ? 'would retry' : 'retrying'} ${job.id}  attempts: ${job.attemptsMade}  reason: ${terminalText(scrubAddresses(job.failedReason ?? ''))}`);
     if (!values['dry-run']) {
       // A fresh set of attempts: the cause has been fixed, and backoff applies again if not.
       await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });

@@ -2,6 +2,7 @@ import type { ShopRequestBody } from '@msa/contracts';
 import { fetchLogo, type LogoFetchOptions, type LogoFetchResult } from '../logos/fetch-logo.js';
 import type { SvgSanitised } from '../logos/sanitise-svg.js';
 import type { StoredLogo } from '../store/intake-store.js';
+import { scrubAddresses } from '../without-addresses.js';
 import type { JobLog } from './run-intake.js';
 
 export interface CollectOptions extends LogoFetchOptions {
@@ -45,7 +46,7 @@ export async function collectLogos(urls: string[], opts: CollectOptions): Promis
   const collect = async (i: number, url: string, cap: number, timeoutMs: number) => {
     const result = await (opts.fetch ?? fetchLogo)(url, { ...opts, maxBytes: cap, timeoutMs });
     if (!result.ok) {
-      opts.log.warn({ logoUrl: url, reason: result.reason, detail: result.detail }, 'logo not attached');
+      opts.log.warn({ logoUrl: scrubAddresses(url), reason: result.reason, detail: scrubAddresses(result.detail) }, 'logo not attached');
       logos[i] = { url, note: refusalNote(result, opts, { cap, timeoutMs }) };
       return;
     }
@@ -59,7 +60,7 @@ export async function collectLogos(urls: string[], opts: CollectOptions): Promis
         sanitised = { ok: false, reason: `not readable (${err instanceof Error ? err.message : String(err)})` };
       }
       if (!sanitised.ok) {
-        opts.log.warn({ logoUrl: url, reason: 'unsafe_svg', detail: sanitised.reason }, 'logo not attached');
+        opts.log.warn({ logoUrl: scrubAddresses(url), reason: 'unsafe_svg', detail: sanitised.reason }, 'logo not attached');
         logos[i] = { url, note: `abgelehnt: SVG-Datei ließ sich nicht sicher bereinigen (${sanitised.reason}); nicht angehängt` };
         return;
       }
@@ -67,7 +68,7 @@ export async function collectLogos(urls: string[], opts: CollectOptions): Promis
     }
     // The reservation kept room for the download; a sanitised SVG may be a few bytes longer.
     if (attachedBytes + data.length > opts.totalMaxBytes) {
-      opts.log.warn({ logoUrl: url, attachedBytes }, 'logo not attached: e-mail size limit');
+      opts.log.warn({ logoUrl: scrubAddresses(url), attachedBytes }, 'logo not attached: e-mail size limit');
       logos[i] = { url, note: budgetNote(opts) };
       return;
     }
@@ -95,7 +96,7 @@ export async function collectLogos(urls: string[], opts: CollectOptions): Promis
       continue;
     }
     if (left <= 0) {
-      opts.log.warn({ logoUrl: url, reason: 'job_budget' }, 'logo not attached');
+      opts.log.warn({ logoUrl: scrubAddresses(url), reason: 'job_budget' }, 'logo not attached');
       logos[i] = { url, note: `nicht geladen: die Zeit für alle Logos dieser Anfrage (${seconds(opts.jobBudgetMs)}) war um` };
       continue;
     }

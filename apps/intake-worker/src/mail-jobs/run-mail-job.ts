@@ -18,6 +18,7 @@ import { traceFields } from '../intake/trace-fields.js';
 import { buildConsentCodeMail } from '../mail/consent-code-mail.js';
 import { messageIdFor, type MailSettings } from '../mail/mail-settings.js';
 import type { Mailer } from '../mail/mailer.js';
+import { withoutAddresses } from '../without-addresses.js';
 
 export interface MailJobDeps {
   mailer: Mailer;
@@ -88,20 +89,11 @@ export function mailIdOf(job: Pick<Job, 'id' | 'timestamp'>): string {
   return `mail-${String(job.id ?? 'none').replace(/[^A-Za-z0-9_-]/g, '_')}-${job.timestamp}`;
 }
 
-const ANY_ADDRESS = /[^\s<>()[\]"',;:]+@[^\s<>()[\]"',;:]+/g;
-
 /**
- * The send error as BullMQ may store and the worker may log it: its message
- * and command with every address and the code replaced, and the SMTP code
- * and reply code kept, nothing else (nodemailer's `rejected` and `response`
- * quote the recipient).
+ * The send error as BullMQ may store and the worker may log it: every
+ * address and the code replaced (`without-addresses.ts`), the SMTP code and
+ * reply code kept, nothing else.
  */
 export function withoutSecret(err: unknown, secret: ConsentCodeSecret): Error {
-  const scrub = (text: string) => text.replace(ANY_ADDRESS, '[address]').split(secret.to).join('[address]').split(secret.code).join('[code]');
-  const e = (err ?? {}) as { message?: unknown; code?: unknown; responseCode?: unknown; command?: unknown };
-  const safe = new Error(scrub(typeof e.message === 'string' ? e.message : String(err)));
-  if (typeof e.code === 'string') Object.assign(safe, { code: e.code });
-  if (typeof e.responseCode === 'number') Object.assign(safe, { responseCode: e.responseCode });
-  if (typeof e.command === 'string') Object.assign(safe, { command: scrub(e.command) });
-  return safe;
+  return withoutAddresses(err, (text) => text.split(secret.to).join('[address]').split(secret.code).join('[code]'));
 }
