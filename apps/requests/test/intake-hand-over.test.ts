@@ -64,7 +64,7 @@ describe('intake hand-over', () => {
     expect(data).toMatchObject({ request_id: res.body.id, owner_id: principal.id, result: res.body });
     expect(data.request_trace.request_id).toBe('trace-me-123');
     expect(data.request_trace.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/);
-    expect(job?.opts).toMatchObject({ attempts: 8, backoff: { type: 'exponential', delay: 2000 }, removeOnFail: false });
+    expect(job?.opts).toMatchObject({ attempts: 8, backoff: { type: 'exponential', delay: 2000 }, removeOnFail: { age: 30 * 86_400 } });
     expect((await h.store.get(res.body.id))?.intake).toBe('queued');
     expect(await h.store.pendingIds(new Date(Date.now() + 60_000), 100)).not.toContain(res.body.id);
     expect(data).not.toHaveProperty('submitter');

@@ -55,5 +55,11 @@ export type IntakeJob = z.infer<typeof IntakeJob>;
 export type IntakeJobInput = z.input<typeof IntakeJob>;
 
 export const INTAKE_QUEUE = 'intake';
+/**
+ * A failed intake job is removed this long after it failed (BullMQ
+ * `removeOnFail`, and the worker's sweep): its data is the whole request,
+ * which the requests service keeps stored with its intake state anyway.
+ */
+export const INTAKE_FAILED_JOB_MAX_AGE_SECONDS = 30 * 24 * 3600;
 /** Redis stream of the internal request list (the key gets the deployment prefix). */
 export const INTAKE_LIST_STREAM = 'intake:list';

@@ -1,7 +1,7 @@
 // The producer side of the `intake` queue. Attempts and backoff are the
 // queue's default job options, set once here; `jobId` is the shop request id,
 // so adding a request that is already on the queue is a no-op.
-import { INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
+import { INTAKE_FAILED_JOB_MAX_AGE_SECONDS, INTAKE_QUEUE, type IntakeJob } from '@msa/contracts';
 import { answerWithin, type Logger } from '@msa/service-kit';
 import { throttledLog, waitForReplicas, type ReplicationOptions } from '@msa/service-kit/redis';
 import { Queue, type DefaultJobOptions } from 'bullmq';
@@ -20,9 +20,12 @@ export function intakeJobOptions(attempts: number, backoffMs: number) {
   return {
     attempts,
     backoff: { type: 'exponential', delay: backoffMs },
-    // Completed jobs stay inspectable for 24 hours; failed ones until retried.
+    // Completed jobs stay inspectable for 24 hours. A failed one carries the
+    // whole request: it waits 30 days for retry-failed, then goes (BullMQ
+    // trims the failed set when a later job fails; the worker sweeps it too).
+    // The request itself stays stored here with its intake state.
     removeOnComplete: { age: 86_400 },
-    removeOnFail: false,
+    removeOnFail: { age: INTAKE_FAILED_JOB_MAX_AGE_SECONDS },
   } satisfies DefaultJobOptions;
 }
 
