@@ -1,4 +1,4 @@
-import { INTAKE_QUEUE, MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE } from '@msa/contracts';
+import { INTAKE_FAILED_JOB_MAX_AGE_SECONDS, INTAKE_QUEUE, MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE } from '@msa/contracts';
 import {
   answerWithin,
   closeServer,
@@ -15,6 +15,7 @@ import { createRedis, pingRedis, throttledLog } from '@msa/service-kit/redis';
 import { Queue, type Worker } from 'bullmq';
 import { Gauge } from 'prom-client';
 import { createApp } from './app.js';
+import { createFailedJobSweep } from './failed-job-sweep.js';
 import { mailboxAddress, type IntakeWorkerConfig } from './config.js';
 import { runIntake, type IntakeDeps } from './intake/run-intake.js';
 import { createAddressPolicy, parseCidrList } from './logos/address-policy.js';
@@ -46,6 +47,8 @@ export interface RunningIntakeWorker extends RunningService {
 
 /** Longest /readyz waits for Redis; a worker connection would otherwise wait out the outage. */
 const READY_TIMEOUT_MS = 2_000;
+/** How often failed intake jobs past their age are removed. */
+const FAILED_SWEEP_INTERVAL_MS = 3600 * 1000;
 
 export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
   const domain = mailboxAddress(config.MAIL_FROM).split('@')[1] ?? 'localhost';
@@ -180,6 +183,8 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     process: (job) => runMailJob(mailJobDeps, job),
     counters: mailCounters,
   });
+  const failedSweep = createFailedJobSweep({ queue, maxAgeSeconds: INTAKE_FAILED_JOB_MAX_AGE_SECONDS, intervalMs: FAILED_SWEEP_INTERVAL_MS, logger });
+  failedSweep.start();
   // PING alone is not enough: a node that is not the queue's (MOVED) or serves
   // no slot (CLUSTERDOWN) answers PING and refuses every queue command.
   const redisWorks = async () => {
@@ -223,6 +228,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
   } catch (err) {
     if (listening) await closeServer(listening.server);
     redisBackoff.stop();
+    failedSweep.stop();
     await shutdown([worker, mailWorker], [queue, mailQueue], mailer, redis);
     throw err;
   }
@@ -250,6 +256,7 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     mailQueue,
     async close() {
       redisBackoff.stop();
+      failedSweep.stop();
       // Running jobs finish first; the admin server answers health checks meanwhile.
       await Promise.all([worker.close(), mailWorker.close()]);
       await Promise.all([closeServer(server), queueUi?.close()]);
