@@ -15,7 +15,7 @@ import { portalKeyRoutes } from './routes/portal-keys.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 import { createCredentialStore } from './store/credential-store.js';
 import { authorizeRoutes } from './oauth/authorize-routes.js';
-import { createClientMetadataResolver } from './oauth/client-metadata.js';
+import { createClientMetadataResolver, type ClientMetadataLimits } from './oauth/client-metadata.js';
 import { createClientDirectory } from './oauth/clients.js';
 import type { ConsentMailer } from './oauth/consent-mail.js';
 import { createOAuthStore } from './oauth/oauth-store.js';
@@ -37,8 +37,10 @@ export interface AppDeps {
   consentMailer: ConsentMailer;
   /** CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: metadata documents on loopback or private addresses, over http too. */
   clientMetadataAllowPrivate?: boolean;
-  /** How long a Client ID Metadata Document fetch may take. */
-  clientMetadataTimeoutMs?: number;
+  /** The CLIENT_METADATA_* caps on document fetches; defaults where left out. */
+  clientMetadataLimits?: Partial<ClientMetadataLimits>;
+  /** OAUTH_VERIFIED_CLIENT_HOSTS: the only clients whose errors before consent are redirected. */
+  verifiedClientHosts?: readonly string[];
   /** IPV6_LIMIT_PREFIX: per-address limits count an IPv6 client by this prefix length (default 64). */
   ipv6LimitPrefix?: number;
 }
@@ -48,6 +50,7 @@ export function createApp(appDeps: AppDeps): Express {
   const store = createCredentialStore(redis, keyPrefix);
   const oauth = createOAuthStore(redis, keyPrefix);
   const allowPrivate = appDeps.clientMetadataAllowPrivate ?? false;
+  const verifiedHosts = new Set((appDeps.verifiedClientHosts ?? []).map((h) => h.toLowerCase()));
   const clients = createClientDirectory(
     oauth,
     createClientMetadataResolver({
@@ -55,9 +58,10 @@ export function createApp(appDeps: AppDeps): Express {
       keyPrefix,
       policy: createAddressPolicy({ allowPrivate }),
       allowHttpLoopback: allowPrivate,
-      ...(appDeps.clientMetadataTimeoutMs ? { timeoutMs: appDeps.clientMetadataTimeoutMs } : {}),
+      ...(appDeps.clientMetadataLimits ? { limits: appDeps.clientMetadataLimits } : {}),
+      verifiedHosts,
     }),
-    allowPrivate,
+    { allowHttpLoopback: allowPrivate, verifiedHosts },
   );
   const addressKey = (ip: string) => limitKeyOfAddress(ip, { ipv6Prefix: appDeps.ipv6LimitPrefix });
   const hourly = (name: string, points: number) =>

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
+import { METADATA_DEFAULTS } from './oauth/client-metadata.js';
 
 /** .env files often hold a PEM on one line with literal `\n` sequences. */
 export function normalizePem(value: string): string {
@@ -59,6 +60,28 @@ export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
   CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false).describe(
     'Allow Client ID Metadata Documents on loopback and private addresses, over http too (tests and local runs only)',
   ),
+  CLIENT_METADATA_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(METADATA_DEFAULTS.fetchTimeoutMs).describe(
+    'How long /oauth/authorize waits for a Client ID Metadata Document before it answers with an error page',
+  ),
+  CLIENT_METADATA_FETCHES_IN_FLIGHT: z.coerce.number().int().min(1).default(METADATA_DEFAULTS.fetchesInFlight).describe(
+    'Client ID Metadata Documents this process fetches at once; past it /oauth/authorize answers 429 at once (each address also waits for one document at a time)',
+  ),
+  CLIENT_METADATA_URLS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(METADATA_DEFAULTS.urlsPerAddressPerHour).describe(
+    'New Client ID Metadata Document URLs one client address (IPv6 by IPV6_LIMIT_PREFIX) may make identity fetch in an hour; each query string is a new URL; past it 429',
+  ),
+  CLIENT_METADATA_URLS_PER_HOST_PER_HOUR: z.coerce.number().int().min(1).default(METADATA_DEFAULTS.urlsPerHostPerHour).describe(
+    'New Client ID Metadata Document URLs of one host fetched in an hour, whoever asks; past it 429 (hosts in OAUTH_VERIFIED_CLIENT_HOSTS are exempt)',
+  ),
+  CLIENT_METADATA_FAILURE_CACHE_SECONDS: z.coerce.number().int().min(1).max(3600).default(METADATA_DEFAULTS.failureCacheSeconds).describe(
+    'How long a Client ID Metadata Document that could not be fetched or used is answered with the same error without fetching it again',
+  ),
+  OAUTH_VERIFIED_CLIENT_HOSTS: z
+    .string()
+    .default('')
+    .transform((raw) => raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .describe(
+      'Comma-separated host names whose Client ID Metadata Documents are verified clients: only their errors before consent are redirected to their redirect_uri (every other client gets an error page here), and their hosts skip the per-host URL cap',
+    ),
   TOKEN_VERIFY_KEYS: VerifyKeys.default([]).describe(
     'JSON array of `{kid, publicKeyPem}`: earlier signing keys still published in the JWKS while their tokens live',
   ),

@@ -40,6 +40,14 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
   const app = createApp({
     consentMailer,
     clientMetadataAllowPrivate: config.CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS,
+    clientMetadataLimits: {
+      fetchTimeoutMs: config.CLIENT_METADATA_FETCH_TIMEOUT_MS,
+      fetchesInFlight: config.CLIENT_METADATA_FETCHES_IN_FLIGHT,
+      urlsPerAddressPerHour: config.CLIENT_METADATA_URLS_PER_ADDRESS_PER_HOUR,
+      urlsPerHostPerHour: config.CLIENT_METADATA_URLS_PER_HOST_PER_HOUR,
+      failureCacheSeconds: config.CLIENT_METADATA_FAILURE_CACHE_SECONDS,
+    },
+    verifiedClientHosts: config.OAUTH_VERIFIED_CLIENT_HOSTS,
     logger,
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,

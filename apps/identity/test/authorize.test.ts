@@ -69,23 +69,6 @@ describe('GET /oauth/authorize', () => {
 
     expect(res.status).toBe(303);
   });
-
-  it.each([
-    ['no PKCE challenge', { code_challenge: undefined }, 'invalid_request'],
-    ['the plain PKCE method', { code_challenge_method: 'plain' }, 'invalid_request'],
-    ['another response type', { response_type: 'token' }, 'unsupported_response_type'],
-    ['an unknown scope', { scope: 'catalog:read admin' }, 'invalid_scope'],
-    ['a resource this API does not serve', { resource: 'https://other.example/api' }, 'invalid_target'],
-  ])('redirects %s back to the registered URI with error, state and iss', async (_label, overrides, error) => {
-    const res = await h.api.get('/oauth/authorize').query(authorizeQuery(clientId, pkce().challenge, overrides)).set(h.as(ctx));
-
-    expect(res.status).toBe(303);
-    const url = new URL(res.headers.location as string);
-    expect(`${url.origin}${url.pathname}`).toBe('http://127.0.0.1:4711/callback');
-    expect(url.searchParams.get('error')).toBe(error);
-    expect(url.searchParams.get('state')).toBe('st-123');
-    expect(url.searchParams.get('iss')).toBe(TEST_BASE_URL);
-  });
 });
 
 describe('client metadata documents', () => {

@@ -9,6 +9,7 @@ import type { Logger } from '@msa/service-kit';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../src/app.js';
+import type { ClientMetadataLimits } from '../src/oauth/client-metadata.js';
 import { createTokenKeys, type TokenKeys } from '../src/domain/token-keys.js';
 import { createConsentMailer } from '../src/oauth/consent-mail.js';
 
@@ -29,7 +30,15 @@ export interface IdentityHarness {
   close(): Promise<void>;
 }
 
-export async function startIdentity(name: string, opts: { logger?: Logger; clientMetadataAllowPrivate?: boolean } = {}): Promise<IdentityHarness> {
+export interface IdentityOptions {
+  logger?: Logger;
+  clientMetadataAllowPrivate?: boolean;
+  /** Caps on metadata document fetches; a 1 s timeout unless given. */
+  clientMetadataLimits?: Partial<ClientMetadataLimits>;
+  verifiedClientHosts?: string[];
+}
+
+export async function startIdentity(name: string, opts: IdentityOptions = {}): Promise<IdentityHarness> {
   const redis = await createTestRedis(name);
   const tokenKeys = createTokenKeys({ privateKeyPem: testEcKeyPair().privateKeyPem, kid: 'test-key-1' });
   const queuePrefix = `{${redis.prefix}q}`;
@@ -43,7 +52,8 @@ export async function startIdentity(name: string, opts: { logger?: Logger; clien
   const app = createApp({
     consentMailer,
     clientMetadataAllowPrivate: opts.clientMetadataAllowPrivate ?? true,
-    clientMetadataTimeoutMs: 1_000,
+    clientMetadataLimits: { fetchTimeoutMs: 1_000, ...opts.clientMetadataLimits },
+    ...(opts.verifiedClientHosts ? { verifiedClientHosts: opts.verifiedClientHosts } : {}),
     logger: opts.logger ?? testLogger('identity'),
     redis: redis.redis,
     keyPrefix: redis.prefix,

@@ -1,12 +1,18 @@
 // GET /oauth/authorize and the consent page it leads to. The request is
 // checked in the order RFC 6749 §4.1.2.1 asks: an unknown client or a
 // redirect URI that is not registered ends on an error page here, never in a
-// redirect; every later problem goes back to the client with `error`,
-// `state` and `iss`. The page is bound to the browser that opened it (a
+// redirect. Every later problem goes back to the client with `error`,
+// `state` and `iss` only for a verified client: anyone can register a client
+// whose redirect URI is their own page, and an error answered with a redirect
+// there would make this host an open redirector (RFC 9700 §4.11.2), so every
+// other client's error ends on our error page too. A person's denial
+// (`access_denied`) always goes back.
+//
+// The page is bound to the browser that opened it (a
 // cookie) and every form carries a CSRF token.
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { LIMITS, type Scope } from '@msa/contracts';
-import { methodNotAllowed, type Logger } from '@msa/service-kit';
+import { appError, methodNotAllowed, type Logger } from '@msa/service-kit';
 import type { WindowLimiter } from '@msa/service-kit/limits';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -77,6 +83,18 @@ function errorPage(res: Response, lang: Lang, status: number, problem: PageProbl
   sendPage(res, status, renderErrorPage(lang, problem, detail));
 }
 
+/** Error codes a caller of the authorization endpoint that asks for JSON gets in the envelope. */
+type AuthorizeErrorCode = 'invalid_request' | 'unsupported_response_type' | 'invalid_scope' | 'invalid_target' | 'rate_limited';
+
+/**
+ * An authorization request that ends here: our error page for a browser, the
+ * error envelope for a caller that asks for JSON (`Accept: application/json`).
+ */
+function refuse(req: Request, res: Response, lang: Lang, status: number, problem: PageProblem, code: AuthorizeErrorCode, detail: string) {
+  if (req.accepts(['html', 'json']) === 'json') throw appError(code, detail);
+  errorPage(res, lang, status, problem, detail);
+}
+
 /** The client's redirect URI with the response parameters added to its own query. */
 export function redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
   const url = new URL(redirectUri);
@@ -118,27 +136,39 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
     .get(async (req, res) => {
       const lang = languageOf(req.query.lang ?? req.query.ui_locales, req.get('accept-language'));
       const q = req.query;
-      const lookup = await deps.clients.lookup(first(q.client_id));
-      if (!lookup.ok) return errorPage(res, lang, 400, lookup.problem, lookup.detail);
+      const lookup = await deps.clients.lookup(first(q.client_id), deps.addressKey(req.ctx.ip));
+      if (!lookup.ok) {
+        if (lookup.problem !== 'busy') return refuse(req, res, lang, 400, lookup.problem, 'invalid_request', lookup.detail ?? 'The client is not known.');
+        // Refused before any fetch: a cap on document fetches, answered at once.
+        res.setHeader('Retry-After', String(lookup.retryAfterSeconds));
+        if (req.accepts(['html', 'json']) === 'json') {
+          throw appError('rate_limited', lookup.detail, { headers: { 'Retry-After': String(lookup.retryAfterSeconds) } });
+        }
+        return errorPage(res, lang, 429, 'busy', lookup.detail);
+      }
       const client = lookup.client;
 
       const requestedRedirect = first(q.redirect_uri);
       let redirectUri: string;
       if (requestedRedirect === undefined) {
         // OAuth 2.1 §4.1.1: optional only when the client registered exactly one.
-        if (client.redirect_uris.length !== 1) return errorPage(res, lang, 400, 'redirect_uri', 'redirect_uri is missing.');
+        if (client.redirect_uris.length !== 1) return refuse(req, res, lang, 400, 'redirect_uri', 'invalid_request', 'redirect_uri is missing.');
         redirectUri = client.redirect_uris[0]!;
       } else if (matchRedirectUri(requestedRedirect, client.redirect_uris)) {
         redirectUri = requestedRedirect;
       } else {
-        return errorPage(res, lang, 400, 'redirect_uri');
+        return refuse(req, res, lang, 400, 'redirect_uri', 'invalid_request', 'redirect_uri is not registered for this client.');
       }
+      // Only now may a fetched document be cached: one whose redirect URI did not match stores nothing.
+      await lookup.keep();
 
       const sandbox = req.ctx.sandbox;
       const issuer = issuerFor(deps.publicBaseUrl, sandbox);
       const state = first(q.state);
-      const fail = (error: string, description: string) =>
-        res.redirect(303, redirectWith(redirectUri, { error, error_description: description, state, iss: issuer }));
+      const fail = (error: Exclude<AuthorizeErrorCode, 'rate_limited'>, description: string) =>
+        client.verified
+          ? res.redirect(303, redirectWith(redirectUri, { error, error_description: description, state, iss: issuer }))
+          : refuse(req, res, lang, 400, 'invalid_request', error, description);
 
       if (first(q.response_type) !== 'code') return fail('unsupported_response_type', 'response_type must be code.');
       const challenge = first(q.code_challenge);

@@ -3,18 +3,45 @@
 // https URL with a path, and the document there describes the client. It is
 // fetched through the guarded public fetch (no private addresses, no
 // redirects, a size and a time limit) and cached as its Cache-Control allows,
-// up to a cap.
-import { createHash } from 'node:crypto';
+// up to a cap, once an authorization request with it passed the redirect check.
+//
+// A fetch runs inside /oauth/authorize, so what a caller can make us wait for
+// is bounded here: each address waits for one document at a time, the
+// process runs a fixed number of fetches at once, one URL is fetched once at
+// a time (others asking for it share that fetch), a failure is remembered for
+// minutes, and each address and each host gets a number of new URLs an hour.
+// Past any of these the answer is an immediate 429, never a wait.
 import { BOUNDS } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
 import { fetchPublic, PublicFetchError, type AddressPolicy } from '@msa/service-kit/public-fetch';
 import { z } from 'zod';
+import { createClientMetadataStore } from './client-metadata-store.js';
 import { redirectUriProblem } from './redirect-uris.js';
 
 /** The longest a document is reused without asking again; the shortest when it names no lifetime. */
 export const METADATA_CACHE_MAX_SECONDS = 24 * 3600;
 export const METADATA_CACHE_DEFAULT_SECONDS = 300;
-export const METADATA_FETCH_TIMEOUT_MS = 5_000;
+
+/** The defaults of the CLIENT_METADATA_* variables. */
+export const METADATA_DEFAULTS = {
+  fetchTimeoutMs: 2_000,
+  fetchesInFlight: 32,
+  urlsPerHostPerHour: 60,
+  urlsPerAddressPerHour: 20,
+  failureCacheSeconds: 300,
+} as const;
+
+export interface ClientMetadataLimits {
+  fetchTimeoutMs: number;
+  /** Fetches this process runs at once. */
+  fetchesInFlight: number;
+  /** New document URLs of one host an hour (hosts of verified clients are exempt). */
+  urlsPerHostPerHour: number;
+  /** New document URLs one client address makes us fetch an hour. */
+  urlsPerAddressPerHour: number;
+  /** How long a failed fetch is answered from memory. */
+  failureCacheSeconds: number;
+}
 
 export interface ClientMetadataOptions {
   redis: RedisClient;
@@ -22,7 +49,9 @@ export interface ClientMetadataOptions {
   policy: AddressPolicy;
   /** `CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS`: loopback `http` documents, for tests and local runs. */
   allowHttpLoopback: boolean;
-  timeoutMs?: number;
+  limits?: Partial<ClientMetadataLimits>;
+  /** Host names of verified clients, whose documents skip the per-host cap. */
+  verifiedHosts?: ReadonlySet<string>;
 }
 
 const MetadataDocument = z.looseObject({
@@ -47,6 +76,23 @@ export interface MetadataClient {
 
 export class ClientMetadataError extends Error {
   override name = 'ClientMetadataError';
+}
+
+/** Refused before any fetch: a cap on waiting or on new URLs; the caller may try again after `retryAfterSeconds`. */
+export class ClientMetadataBusy extends Error {
+  override name = 'ClientMetadataBusy';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ResolvedDocument {
+  client: MetadataClient;
+  /** Caches the document as its Cache-Control allows; call once its authorization request passed the redirect check. */
+  keep(): Promise<void>;
 }
 
 /** True for a `client_id` that names a metadata document: an https URL with a path (http on loopback where allowed). */
@@ -98,7 +144,14 @@ export function validateMetadata(clientId: string, raw: unknown): MetadataClient
 }
 
 export function createClientMetadataResolver(opts: ClientMetadataOptions) {
-  const cacheKey = (clientId: string) => `${opts.keyPrefix}cimd:${createHash('sha256').update(clientId).digest('hex')}`;
+  const limits: ClientMetadataLimits = { ...METADATA_DEFAULTS, ...opts.limits };
+  const store = createClientMetadataStore(opts.redis, opts.keyPrefix);
+  const verifiedHosts = opts.verifiedHosts ?? new Set<string>();
+  // Per process: what is being fetched, who is waiting, and how many fetches run.
+  const flights = new Map<string, Promise<{ client: MetadataClient; ttl: number }>>();
+  const waiting = new Set<string>();
+  let fetching = 0;
+  const waitSeconds = Math.max(1, Math.ceil(limits.fetchTimeoutMs / 1000));
 
   async function fetchDocument(clientId: string): Promise<{ client: MetadataClient; ttl: number }> {
     let response;
@@ -106,7 +159,7 @@ export function createClientMetadataResolver(opts: ClientMetadataOptions) {
       response = await fetchPublic(clientId, {
         policy: opts.policy,
         maxBytes: BOUNDS.clientMetadataMaxBytes,
-        timeoutMs: opts.timeoutMs ?? METADATA_FETCH_TIMEOUT_MS,
+        timeoutMs: limits.fetchTimeoutMs,
         maxRedirects: 0,
         protocols: opts.allowHttpLoopback ? ['https:', 'http:'] : ['https:'],
         headers: { accept: 'application/json', 'user-agent': 'msa-identity (client metadata)' },
@@ -125,14 +178,79 @@ export function createClientMetadataResolver(opts: ClientMetadataOptions) {
     return { client: validateMetadata(clientId, json), ttl: cacheSeconds(Array.isArray(cc) ? cc.join(',') : cc) };
   }
 
+  /** A fetch of its own, failures remembered; its slot is held until it ends. */
+  function startFlight(clientId: string) {
+    const flight = (async () => {
+      try {
+        return await fetchDocument(clientId);
+      } catch (err) {
+        if (err instanceof ClientMetadataError) await store.saveFailure(clientId, err.message, limits.failureCacheSeconds);
+        throw err;
+      }
+    })();
+    flights.set(clientId, flight);
+    const end = () => {
+      fetching--;
+      flights.delete(clientId);
+    };
+    flight.then(end, end);
+    return flight;
+  }
+
+  /** Takes a fetch slot and counts the URL against its address and host, or refuses at once. */
+  async function admit(clientId: string, requester: string): Promise<void> {
+    if (fetching >= limits.fetchesInFlight) {
+      throw new ClientMetadataBusy('Too many client metadata documents are being fetched right now.', waitSeconds);
+    }
+    // Taken before the counts are read, so concurrent requests cannot overshoot the slots.
+    fetching++;
+    try {
+      const host = new URL(clientId).hostname;
+      const byAddress = await store.countUrl('address', requester, clientId, limits.urlsPerAddressPerHour);
+      if (!byAddress.allowed) {
+        throw new ClientMetadataBusy(`This address had ${limits.urlsPerAddressPerHour} new client metadata document URLs fetched this hour.`, byAddress.resetSeconds);
+      }
+      if (!verifiedHosts.has(host)) {
+        const byHost = await store.countUrl('host', host, clientId, limits.urlsPerHostPerHour);
+        if (!byHost.allowed) {
+          throw new ClientMetadataBusy(`${limits.urlsPerHostPerHour} new client metadata document URLs of ${host} were fetched this hour.`, byHost.resetSeconds);
+        }
+      }
+    } catch (err) {
+      fetching--;
+      throw err;
+    }
+  }
+
   return {
-    /** The client the document describes; throws ClientMetadataError with a reason to show. */
-    async resolve(clientId: string): Promise<MetadataClient> {
-      const cached = await opts.redis.get(cacheKey(clientId));
-      if (cached) return JSON.parse(cached) as MetadataClient;
-      const { client, ttl } = await fetchDocument(clientId);
-      if (ttl > 0) await opts.redis.set(cacheKey(clientId), JSON.stringify(client), 'EX', ttl);
-      return client;
+    /**
+     * The client the document describes, for `requester` (the caller's
+     * address key). Throws ClientMetadataError with a reason to show, or
+     * ClientMetadataBusy when a cap refuses the fetch.
+     */
+    async resolve(clientId: string, requester: string): Promise<ResolvedDocument> {
+      const cached = await store.findDocument(clientId);
+      if (cached) return { client: cached, keep: async () => undefined };
+      const failure = await store.findFailure(clientId);
+      if (failure !== null) throw new ClientMetadataError(failure);
+      if (waiting.has(requester)) {
+        throw new ClientMetadataBusy('This address is already waiting for a client metadata document; one is fetched at a time.', waitSeconds);
+      }
+      waiting.add(requester);
+      try {
+        let flight = flights.get(clientId);
+        if (!flight) {
+          await admit(clientId, requester);
+          // Another request may have started this URL while the counts were read: share its fetch.
+          flight = flights.get(clientId);
+          if (flight) fetching--;
+          else flight = startFlight(clientId);
+        }
+        const { client, ttl } = await flight;
+        return { client, keep: async () => (ttl > 0 ? store.saveDocument(clientId, client, ttl) : undefined) };
+      } finally {
+        waiting.delete(requester);
+      }
     },
   };
 }

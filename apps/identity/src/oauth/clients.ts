@@ -1,8 +1,14 @@
 // Who a `client_id` of the authorization code grant is, in the order the MCP
 // authorization specification gives: a client registered here (RFC 7591), or
 // a Client ID Metadata Document URL. Anything else is unknown.
+//
+// A client is verified when its metadata document is served from a host the
+// operator listed (OAUTH_VERIFIED_CLIENT_HOSTS). Anyone can register a public
+// client or host a document, so every other client is self-declared: its
+// name is only what it says, and its redirect URI is not trusted for errors
+// (RFC 9700 §4.11.2).
 import { SCOPES, SERVICE_PREFIX, type Scope } from '@msa/contracts';
-import { ClientMetadataError, isMetadataClientId, type ClientMetadataResolver } from './client-metadata.js';
+import { ClientMetadataBusy, ClientMetadataError, isMetadataClientId, type ClientMetadataResolver } from './client-metadata.js';
 import type { OAuthStore } from './oauth-store.js';
 import { parseRegistrationScope } from '../domain/scopes.js';
 
@@ -17,25 +23,49 @@ export interface ResolvedClient {
   redirect_uris: string[];
   /** What the client may ask for; all scopes unless it registered fewer. */
   scopes: Scope[];
+  /** Served from a host the operator verified; false for every self-declared client. */
+  verified: boolean;
 }
 
-export type ClientLookup = { ok: true; client: ResolvedClient } | { ok: false; problem: 'unknown_client' | 'client_metadata'; detail?: string };
+export type ClientLookup =
+  | {
+      ok: true;
+      client: ResolvedClient;
+      /** Caches a fetched document; called once the authorization request passed the redirect check. */
+      keep(): Promise<void>;
+    }
+  | { ok: false; problem: 'unknown_client' | 'client_metadata'; detail?: string }
+  | { ok: false; problem: 'busy'; detail: string; retryAfterSeconds: number };
 
-export function createClientDirectory(store: OAuthStore, metadata: ClientMetadataResolver, allowHttpLoopback: boolean) {
+export interface ClientDirectoryOptions {
+  allowHttpLoopback: boolean;
+  /** OAUTH_VERIFIED_CLIENT_HOSTS, lower case. */
+  verifiedHosts: ReadonlySet<string>;
+}
+
+const nothingToKeep = async () => undefined;
+
+export function createClientDirectory(store: OAuthStore, metadata: ClientMetadataResolver, { allowHttpLoopback, verifiedHosts }: ClientDirectoryOptions) {
   return {
-    async lookup(clientId: string | undefined): Promise<ClientLookup> {
+    /** The client of `clientId`, as `requester` (the caller's address key) asks for it. */
+    async lookup(clientId: string | undefined, requester: string): Promise<ClientLookup> {
       if (!clientId) return { ok: false, problem: 'unknown_client', detail: 'client_id is missing.' };
       if (PUBLIC_CLIENT_ID.test(clientId)) {
         const client = await store.findClient(clientId);
         if (!client) return { ok: false, problem: 'unknown_client', detail: 'No client with this client_id is registered, or it expired unused.' };
-        return { ok: true, client: { client_id: client.client_id, client_name: client.client_name, redirect_uris: client.redirect_uris, scopes: client.scopes } };
+        return {
+          ok: true,
+          client: { client_id: client.client_id, client_name: client.client_name, redirect_uris: client.redirect_uris, scopes: client.scopes, verified: false },
+          keep: nothingToKeep,
+        };
       }
       if (isMetadataClientId(clientId, allowHttpLoopback)) {
         try {
-          const doc = await metadata.resolve(clientId);
+          const { client: doc, keep } = await metadata.resolve(clientId, requester);
           const scope = parseRegistrationScope(doc.scope);
           return {
             ok: true,
+            keep,
             client: {
               client_id: doc.client_id,
               client_name: doc.client_name,
@@ -43,10 +73,12 @@ export function createClientDirectory(store: OAuthStore, metadata: ClientMetadat
               redirect_uris: doc.redirect_uris,
               // Scope values this API does not know are ignored: the document serves other servers too.
               scopes: scope.ok ? scope.scopes : [...SCOPES],
+              verified: verifiedHosts.has(new URL(doc.client_id).hostname),
             },
           };
         } catch (err) {
           if (err instanceof ClientMetadataError) return { ok: false, problem: 'client_metadata', detail: err.message };
+          if (err instanceof ClientMetadataBusy) return { ok: false, problem: 'busy', detail: err.message, retryAfterSeconds: err.retryAfterSeconds };
           throw err;
         }
       }

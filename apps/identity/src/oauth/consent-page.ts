@@ -50,6 +50,8 @@ const TEXT = {
       redirect_uri: 'Die Rücksprungadresse (redirect_uri) ist für diese Anwendung nicht registriert.',
       expired: 'Diese Seite ist abgelaufen oder wurde schon verwendet.',
       csrf: 'Das Formular konnte nicht bestätigt werden. Cookies müssen für diese Seite erlaubt sein.',
+      invalid_request: 'Die Anwendung hat eine ungültige Anfrage gestellt. Wir leiten Sie nicht zu ihr zurück, weil sie nicht von uns geprüft ist.',
+      busy: 'Gerade werden zu viele Anwendungsbeschreibungen abgerufen. Bitte versuchen Sie es gleich noch einmal.',
     },
   },
   en: {
@@ -94,6 +96,8 @@ const TEXT = {
       redirect_uri: 'The return address (redirect_uri) is not registered for this app.',
       expired: 'This page has expired or was already used.',
       csrf: 'The form could not be verified. Cookies must be allowed for this page.',
+      invalid_request: 'The app sent a request that is not valid. We do not send you back to it, because it is not verified by us.',
+      busy: 'Too many app descriptions are being fetched right now. Please try again in a moment.',
     },
   },
 } as const;
