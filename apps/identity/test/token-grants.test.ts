@@ -43,6 +43,10 @@ function refresh(token: string, overrides: Record<string, string> = {}) {
   return h.api.post('/oauth/token').set(h.as({ ip: freshIp() })).type('form').send({ grant_type: 'refresh_token', client_id: clientId, refresh_token: token, ...overrides });
 }
 
+function revoke(form: Record<string, string>) {
+  return h.api.post('/oauth/revoke').set(h.as({ ip: freshIp() })).type('form').send(form);
+}
+
 async function grantActive(accessToken: string): Promise<boolean> {
   const { grant } = jwt.decode(accessToken) as { grant: string };
   const res = await h.api.post('/internal/grant-status').set(h.as()).send({ grant });
@@ -187,6 +191,58 @@ describe('POST /oauth/revoke', () => {
     expect(unknown.status).toBe(200);
     expect((await refresh(first.body.refresh_token)).status).toBe(400);
     expect(await grantActive(first.body.access_token)).toBe(false);
+  });
+
+  it('revokes the grant of an access token, so the token and its refresh token stop working', async () => {
+    const { code, verifier } = await approvedCode();
+    const first = await exchange(code, verifier);
+    const before = await grantActive(first.body.access_token);
+
+    const revoked = await revoke({ token: first.body.access_token, token_type_hint: 'access_token', client_id: clientId });
+
+    expect(before).toBe(true);
+    expect(revoked.status).toBe(200);
+    expect(await grantActive(first.body.access_token)).toBe(false);
+    expect((await refresh(first.body.refresh_token)).status).toBe(400);
+  });
+
+  it('refuses to revoke an access token for another client and leaves its grant active', async () => {
+    const { code, verifier } = await approvedCode();
+    const first = await exchange(code, verifier);
+
+    const res = await revoke({ token: first.body.access_token, client_id: otherClientId });
+
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', fields: [{ field: 'client_id', message: expect.any(String) }] });
+    expect(await grantActive(first.body.access_token)).toBe(true);
+  });
+
+  it('answers unsupported_token_type for a client-credentials access token, which has no grant to revoke', async () => {
+    const creds = await h.api.post('/v1/keys').set(h.as({ ip: freshIp() })).send({ name: 'Revoker', email: 'dev@example.org' });
+    const token = await h.api
+      .post('/oauth/token')
+      .set(h.as())
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: creds.body.client_id, client_secret: creds.body.client_secret });
+
+    const res = await revoke({ token: token.body.access_token, client_id: creds.body.client_id });
+
+    expect(token.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body.error).toMatchObject({ code: 'unsupported_token_type', status: 400 });
+  });
+
+  it('answers 200 for an access token signed by another key, and revokes nothing', async () => {
+    const { code, verifier } = await approvedCode();
+    const first = await exchange(code, verifier);
+    const [header, payload] = (first.body.access_token as string).split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(86)}`;
+
+    const res = await revoke({ token: forged, client_id: clientId });
+
+    expect(res.status).toBe(200);
+    expect(await grantActive(first.body.access_token)).toBe(true);
   });
 });
 

@@ -519,7 +519,9 @@ export const OPERATIONS = [
     sandbox: 'mirrored',
     tag: 'OAuth',
     summary: 'Token revocation (RFC 7009)',
-    description: 'Revokes a refresh token and every token of its grant. `token` (and `token_type_hint`), `client_id` of the public client. Always 200 for a token that is unknown.',
+    description:
+      'Revokes the grant of a refresh token or of an access token from the authorization code grant, and with it every token of that grant. `token` (and `token_type_hint`), `client_id` of the public client the token was issued to. ' +
+      '200 for a revoked token and for a token this server did not issue; 400 `unsupported_token_type` for a client-credentials access token (it has no grant; it expires within the hour); 400 `invalid_request` when `client_id` is not the token\'s client.',
     link: { rel: 'oauth_revoke', title: 'OAuth token revocation (RFC 7009)' },
   }),
   route({

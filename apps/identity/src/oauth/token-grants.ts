@@ -3,7 +3,8 @@
 // ten minutes and is bound to the client, the redirect URI, the PKCE
 // challenge, the resource, the scope and the issuer it was made on; a second
 // use revokes the grant its first use made. Refresh tokens rotate on every
-// use, and a used one presented again revokes its whole family.
+// use, and a used one presented again revokes its whole family. Revoking a
+// refresh token or an access token of a grant revokes the whole grant.
 import { LIMITS, type TokenRequest, type TokenResponse } from '@msa/contracts';
 import { appError, type AppError } from '@msa/service-kit';
 import { randomBase62 } from '../domain/credentials.js';
@@ -12,6 +13,7 @@ import { signAccessToken } from '../domain/access-token.js';
 import { audienceFor } from '../domain/resource-indicator.js';
 import { formatScopes, narrowScopes } from '../domain/scopes.js';
 import type { TokenKeys } from '../domain/token-keys.js';
+import { readOwnAccessToken } from './own-access-token.js';
 import { personId } from './person.js';
 import { digest, type Grant, type OAuthStore } from './oauth-store.js';
 import { verifierMatches } from './pkce.js';
@@ -27,6 +29,12 @@ export interface TokenGrantDeps {
 
 function invalidGrant(message: string): AppError {
   return appError('invalid_grant', message);
+}
+
+function notTheTokensClient(): AppError {
+  return appError('invalid_request', 'Only the client the token was issued to may revoke it.', {
+    fields: [{ field: 'client_id', message: 'must be the client_id the token was issued to' }],
+  });
 }
 
 /** The grant a refresh token names, or null for anything that is not one of ours. */
@@ -127,15 +135,33 @@ export function createTokenGrants(deps: TokenGrantDeps) {
       return response;
     },
 
-    /** RFC 7009: revokes the grant of a refresh token this client holds; anything else is ignored. */
+    /**
+     * RFC 7009: revokes the grant of a refresh token, or of an access token of
+     * the authorization code grant, that `clientId` holds. A token this
+     * server did not issue is ignored (200); an access token without a grant
+     * (client credentials) cannot be revoked and says so, as does a token of
+     * another client: neither may end in a 200 that leaves the token working.
+     */
     async revoke(token: string, clientId: string | undefined): Promise<void> {
       const grantId = grantIdOf(token);
-      if (!grantId) return;
-      const found = await deps.store.findGrant(grantId);
-      if (!found || found.grant.client_id !== clientId) return;
-      // Only the token's own holder may revoke: the digest must be the current refresh token or a used one.
-      const outcome = await deps.store.rotateRefresh(grantId, digest(token), digest(token));
-      if (outcome === 'rotated' || outcome === 'reused') await deps.store.revokeGrant(grantId);
+      if (grantId) {
+        const found = await deps.store.findGrant(grantId);
+        if (!found) return;
+        if (found.grant.client_id !== clientId) throw notTheTokensClient();
+        // Only the token's own holder may revoke: the digest must be the current refresh token or a used one.
+        const outcome = await deps.store.rotateRefresh(grantId, digest(token), digest(token));
+        if (outcome === 'rotated' || outcome === 'reused') await deps.store.revokeGrant(grantId);
+        return;
+      }
+      const claims = readOwnAccessToken(deps.tokenKeys, deps.publicBaseUrl, token);
+      if (!claims) return;
+      if (!claims.grant) {
+        throw appError('unsupported_token_type', 'This access token comes from the client credentials grant, which has nothing to revoke; it expires within the hour.', {
+          hint: 'To stop a client-credentials client, stop using its secret; access tokens of the authorization code grant and refresh tokens can be revoked.',
+        });
+      }
+      if (claims.client_id !== clientId) throw notTheTokensClient();
+      await deps.store.revokeGrant(claims.grant);
     },
   };
 }

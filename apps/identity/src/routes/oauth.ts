@@ -267,9 +267,9 @@ export function oauthRoutes(deps: RouteDeps): Router {
       if (typeof body.token !== 'string' || body.token === '') {
         throw appError('invalid_request', 'token is missing.', { fields: [{ field: 'token', message: 'is required' }] });
       }
-      await deps.grants.revoke(body.token, typeof body.client_id === 'string' ? body.client_id : undefined);
       noStore(res);
-      // RFC 7009 §2.2: 200 whether or not the token was known.
+      await deps.grants.revoke(body.token, typeof body.client_id === 'string' ? body.client_id : undefined);
+      // RFC 7009 §2.2: 200 for a revoked token and for one that is not ours; what cannot be revoked was refused above.
       res.status(200).end();
     })
     .all(methodNotAllowed(env, ['POST']));
