@@ -17,6 +17,23 @@ describe('IdentityEnv', () => {
     expect(config.TOKEN_VERIFY_KEYS).toEqual([]);
   });
 
+  it('waits 2 s for a client metadata document and verifies no client unless told', () => {
+    const base = { INTERNAL_AUTH_SECRET: SECRET, TOKEN_SIGNING_KEY: testEcKeyPair().privateKeyPem, TOKEN_SIGNING_KID: 'k1' };
+
+    const defaults = loadConfig(IdentityEnv, base);
+    const listed = loadConfig(IdentityEnv, { ...base, OAUTH_VERIFIED_CLIENT_HOSTS: ' Claude.ai, ,vscode.dev ' });
+
+    expect(defaults).toMatchObject({
+      CLIENT_METADATA_FETCH_TIMEOUT_MS: 2_000,
+      CLIENT_METADATA_FETCHES_IN_FLIGHT: 32,
+      CLIENT_METADATA_URLS_PER_ADDRESS_PER_HOUR: 20,
+      CLIENT_METADATA_URLS_PER_HOST_PER_HOUR: 60,
+      CLIENT_METADATA_FAILURE_CACHE_SECONDS: 300,
+      OAUTH_VERIFIED_CLIENT_HOSTS: [],
+    });
+    expect(listed.OAUTH_VERIFIED_CLIENT_HOSTS).toEqual(['claude.ai', 'vscode.dev']);
+  });
+
   it('names a missing signing key and kid', () => {
     expect(() => loadConfig(IdentityEnv, { INTERNAL_AUTH_SECRET: SECRET })).toThrow(/TOKEN_SIGNING_KEY[\s\S]*TOKEN_SIGNING_KID/);
   });
