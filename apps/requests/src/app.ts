@@ -7,6 +7,7 @@ import type { IntakeQueue } from './intake/intake-queue.js';
 import type { ShopRequestCounters } from './domain/create-shop-request.js';
 import { quoteRoutes } from './routes/quote-routes.js';
 import { shopRequestRoutes } from './routes/shop-request-routes.js';
+import type { QuoteQuotas } from './store/quote-quotas.js';
 import type { QuoteStore } from './store/quote-store.js';
 import type { ShopRequestQuotas } from './store/shop-request-quotas.js';
 import { createAcceptanceBarrier, NO_BARRIER } from './store/replication.js';
@@ -22,6 +23,7 @@ export interface AppDeps {
   store: ShopRequestStore;
   quotas: ShopRequestQuotas;
   quotes: QuoteStore;
+  quoteQuotas: QuoteQuotas;
   /** QUOTE_LIFETIME_SECONDS. */
   quoteLifetimeSeconds: number;
   catalog: ProductCatalog;
@@ -39,7 +41,7 @@ export interface AppDeps {
 /** The counters this service adds to the kit's HTTP metrics; create them once per registry. */
 export function createShopRequestCounters(metrics: Metrics): ShopRequestCounters {
   return {
-    quotes: metrics.counter('quotes_total', 'Quotes by outcome (created, invalid, unavailable)', ['outcome']),
+    quotes: metrics.counter('quotes_total', 'Quotes by outcome (created, reused: the same quote already stored, invalid, rate_limited, unavailable)', ['outcome']),
     requests: metrics.counter('shop_requests_total', 'Shop requests by mode (live, sandbox) and outcome', ['mode', 'outcome']),
     enqueueFailures: metrics.counter(
       'shop_request_enqueue_failures_total',

@@ -19,9 +19,20 @@ describe('RequestsEnv', () => {
       REDIS_KEY_PREFIX: 'msa:',
       SHOP_REQUEST_MAX_STORED_BYTES: 131_072,
       SHOP_REQUEST_LIVE_RETENTION_DAYS: 730,
+      QUOTE_LIFETIME_SECONDS: 7 * 86_400,
+      QUOTES_PER_PRINCIPAL_PER_DAY: 200,
+      QUOTES_PER_ADDRESS_PER_DAY: 300,
+      SANDBOX_REQUESTS_PER_ADDRESS_PER_DAY: 200,
+      LIVE_REQUESTS_PER_DOMAIN_PER_DAY: 20,
       REDIS_WAIT_REPLICAS: 0,
       REDIS_WAIT_TIMEOUT_MS: 1000,
     });
+  });
+
+  it('refuses a quote lifetime longer than seven days', () => {
+    const attempt = () => loadConfig(RequestsEnv, { INTERNAL_AUTH_SECRET: secret, QUOTE_LIFETIME_SECONDS: String(7 * 86_400 + 1) });
+
+    expect(attempt).toThrow(/QUOTE_LIFETIME_SECONDS/);
   });
 
   it('names every bad variable at once', () => {

@@ -2,7 +2,13 @@ import { LIMITS } from '@msa/contracts';
 import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule, replicaWaitEnv } from '@msa/service-kit';
 import { z } from 'zod';
 import { DEFAULT_MAX_STORED_BYTES } from './domain/stored-size.js';
-import { DEFAULT_LIVE_RETENTION_DAYS } from './store/shop-request-store.js';
+import { DEFAULT_LIVE_RETENTION_DAYS, SANDBOX_TTL_SECONDS } from './store/shop-request-store.js';
+
+/** Stored quotes are a per-caller cost (docs/operations.md budgets a week of them), so no deployment keeps them longer. */
+const MAX_QUOTE_LIFETIME_DAYS = 7;
+
+/** A daily count that an operator may set to anything from 1 up; tests set small ones. */
+const dailyCount = (fallback: number, description: string) => z.coerce.number().int().min(1).max(1_000_000).default(fallback).describe(description);
 
 export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEnv.shape).extend({
   REQUESTS_PORT: z.coerce.number().int().min(0).max(65_535).default(8083).describe('HTTP port (0 = any free port)'),
@@ -41,9 +47,25 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
     .number()
     .int()
     .min(1)
-    .max(366 * 86_400)
+    .max(MAX_QUOTE_LIFETIME_DAYS * 86_400)
     .default(LIMITS.quoteLifetimeDays * 86_400)
-    .describe(`How long a quote is stored and can be named by a shop request; the documents state the ${LIMITS.quoteLifetimeDays} days of the default`),
+    .describe(`How long a quote is stored and can be named by a shop request, at most ${MAX_QUOTE_LIFETIME_DAYS} days; the documents state the ${LIMITS.quoteLifetimeDays} days of the default`),
+  QUOTES_PER_PRINCIPAL_PER_DAY: dailyCount(
+    LIMITS.quotesPerPrincipalPerDay,
+    'Quotes stored per UTC day for one principal; an identical quote answered from the store counts nothing',
+  ),
+  QUOTES_PER_ADDRESS_PER_DAY: dailyCount(
+    LIMITS.quotesPerAddressPerDay,
+    'Quotes stored per UTC day for one client address (IPv6 by IPV6_LIMIT_PREFIX), counting its anonymous calls and those of every principal it uses',
+  ),
+  SANDBOX_REQUESTS_PER_ADDRESS_PER_DAY: dailyCount(
+    LIMITS.sandboxShopRequestsPerAddressPerDay,
+    'Sandbox shop requests per UTC day from one client address (IPv6 by IPV6_LIMIT_PREFIX), across all its principals, keys and anonymous calls; each principal keeps its own daily quota besides',
+  ),
+  LIVE_REQUESTS_PER_DOMAIN_PER_DAY: dailyCount(
+    LIMITS.liveShopRequestsPerDomainPerDay,
+    "Live shop requests per UTC day whose contact e-mail (`organization.email`) is at one mail domain, across all principals; each principal keeps its own daily quota besides",
+  ),
   SHOP_REQUEST_MAX_STORED_BYTES: z.coerce
     .number()
     .int()
@@ -56,7 +78,7 @@ export const RequestsEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
     .min(1)
     .max(3_650)
     .default(DEFAULT_LIVE_RETENTION_DAYS)
-    .describe('Days a live shop request is kept in Redis, then it expires (sandbox requests: 30 days)'),
+    .describe(`Days a live shop request is kept in Redis, then it expires (sandbox requests: ${SANDBOX_TTL_SECONDS / 86_400} days)`),
 })
   .extend(
     replicaWaitEnv({

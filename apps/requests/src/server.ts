@@ -15,6 +15,7 @@ import { createProductCatalog } from './catalog/product-catalog.js';
 import type { RequestsConfig } from './config.js';
 import { createIntakeQueue } from './intake/intake-queue.js';
 import { createReconciler } from './intake/reconciler.js';
+import { createQuoteQuotas } from './store/quote-quotas.js';
 import { createQuoteStore } from './store/quote-store.js';
 import { createShopRequestQuotas } from './store/shop-request-quotas.js';
 import { createShopRequestStore } from './store/shop-request-store.js';
@@ -64,7 +65,10 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
   });
   const catalog = createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger });
 
-  const quotas = createShopRequestQuotas(redis, config.REDIS_KEY_PREFIX);
+  const quotas = createShopRequestQuotas(redis, config.REDIS_KEY_PREFIX, {
+    sandboxPerAddress: config.SANDBOX_REQUESTS_PER_ADDRESS_PER_DAY,
+    livePerDomain: config.LIVE_REQUESTS_PER_DOMAIN_PER_DAY,
+  });
   const app = createApp({
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -74,6 +78,10 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     store,
     quotas,
     quotes: createQuoteStore(redis, config.REDIS_KEY_PREFIX),
+    quoteQuotas: createQuoteQuotas(redis, config.REDIS_KEY_PREFIX, {
+      perPrincipal: config.QUOTES_PER_PRINCIPAL_PER_DAY,
+      perAddress: config.QUOTES_PER_ADDRESS_PER_DAY,
+    }),
     quoteLifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
     idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
     ipv6LimitPrefix: config.IPV6_LIMIT_PREFIX,

@@ -140,6 +140,7 @@ describe('expiry of what a stored request leaves in Redis', () => {
     ...liveIds.map((id): [RegExp, number, number] => [new RegExp(`^shop-request:${id}$`), DEFAULT_LIVE_RETENTION_SECONDS - 60, DEFAULT_LIVE_RETENTION_SECONDS]),
     [/^shop-requests:idem:/, 1, DAY],
     [/^quota:shop-requests-(live|sandbox):/, 1, 2 * DAY],
+    [/^quota:shop-requests-(live-domain|sandbox-address):/, 1, 2 * DAY],
   ];
 
   it('sets a bounded TTL on every key of a sandbox, an anonymous and a live request, and leaves none in the pending set', async () => {
@@ -172,8 +173,9 @@ describe('expiry of what a stored request leaves in Redis', () => {
       expect(ttl, `TTL of ${name}`).toBeLessThanOrEqual(max);
       seen.set(pattern.source, (seen.get(pattern.source) ?? 0) + 1);
     }
-    // Three records, three idempotency records, three quota hashes: nothing above was vacuous.
-    expect([...seen.values()].sort()).toEqual([1, 1, 1, 3, 3]);
+    // Three records, three idempotency records, three quota hashes of owners, and
+    // three of the two addresses and the domain: nothing above was vacuous.
+    expect([...seen.values()].sort()).toEqual([1, 1, 1, 3, 3, 3]);
     expect(await h.redis.zrange(`${h.prefix}shop-requests:pending`, '0', '-1')).toEqual([]);
   });
 });

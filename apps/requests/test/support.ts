@@ -23,8 +23,9 @@ import { RequestsEnv } from '../src/config.js';
 import { createProductCatalog } from '../src/catalog/product-catalog.js';
 import type { ProductCatalog } from '../src/catalog/product-catalog.js';
 import { createIntakeQueue, type IntakeQueue } from '../src/intake/intake-queue.js';
+import { createQuoteQuotas, type QuoteQuotaLimits, type QuoteQuotas } from '../src/store/quote-quotas.js';
 import { createQuoteStore, type QuoteStore } from '../src/store/quote-store.js';
-import { createShopRequestQuotas, type ShopRequestQuotas } from '../src/store/shop-request-quotas.js';
+import { createShopRequestQuotas, type ShopRequestQuotaLimits, type ShopRequestQuotas } from '../src/store/shop-request-quotas.js';
 import { createShopRequestStore, type ShopRequestStore, type ShopRequestStoreOptions } from '../src/store/shop-request-store.js';
 
 export { TEST_BASE_URL, buildPrincipal };
@@ -61,6 +62,7 @@ export interface Harness {
   store: ShopRequestStore;
   quotas: ShopRequestQuotas;
   quotes: QuoteStore;
+  quoteQuotas: QuoteQuotas;
   /** The queue the app enqueues on (a real BullMQ queue unless the test gave its own). */
   intake: IntakeQueue & { queue: ReturnType<typeof createIntakeQueue>['queue'] };
   catalogUrl: string;
@@ -90,6 +92,10 @@ export interface HarnessOptions {
   storeOptions?: ShopRequestStoreOptions;
   /** REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS for the app and its queue; off otherwise. */
   replication?: ReplicationOptions;
+  /** SANDBOX_REQUESTS_PER_ADDRESS_PER_DAY and LIVE_REQUESTS_PER_DOMAIN_PER_DAY; the defaults otherwise. */
+  quotaLimits?: ShopRequestQuotaLimits;
+  /** QUOTES_PER_PRINCIPAL_PER_DAY and QUOTES_PER_ADDRESS_PER_DAY; the defaults otherwise. */
+  quoteQuotaLimits?: QuoteQuotaLimits;
 }
 
 function headers(opts: CallOptions): Record<string, string> {
@@ -128,8 +134,9 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
   };
   const intake = openQueue();
   const store = createShopRequestStore(tr.redis, tr.prefix, opts.storeOptions);
-  const quotas = createShopRequestQuotas(tr.redis, tr.prefix);
+  const quotas = createShopRequestQuotas(tr.redis, tr.prefix, opts.quotaLimits);
   const quotes = createQuoteStore(tr.redis, tr.prefix);
+  const quoteQuotas = createQuoteQuotas(tr.redis, tr.prefix, opts.quoteQuotaLimits);
   const catalogClient = createCatalogClient({ baseUrl: catalogService.url, sign: createInternalSigner(TEST_INTERNAL_SECRET) });
   const metrics = createMetrics('requests');
   const app = createApp({
@@ -141,6 +148,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     store: opts.store ?? store,
     quotas,
     quotes,
+    quoteQuotas,
     quoteLifetimeSeconds: opts.quoteLifetimeSeconds ?? loadConfig(RequestsEnv, { INTERNAL_AUTH_SECRET: TEST_INTERNAL_SECRET }).QUOTE_LIFETIME_SECONDS,
     catalog: opts.catalog ?? createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger }),
     intake: opts.intake ?? intake,
@@ -158,6 +166,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     store,
     quotas,
     quotes,
+    quoteQuotas,
     intake,
     catalogUrl: catalogService.url,
     logger,

@@ -29,6 +29,13 @@ export const LIMITS = {
   mcpHandshakesPerMinute: 240,
   liveShopRequestsPerDay: 5,
   sandboxShopRequestsPerDay: 200,
+  /** Live shop requests per day whose contact address is at one mail domain, across all principals. */
+  liveShopRequestsPerDomainPerDay: 20,
+  /** Sandbox shop requests per day from one client address (IPv6 by its prefix), across all its principals and anonymous calls. */
+  sandboxShopRequestsPerAddressPerDay: 200,
+  /** Quotes stored per day for one principal, and for one client address across all its principals and anonymous calls. */
+  quotesPerPrincipalPerDay: 200,
+  quotesPerAddressPerDay: 300,
   keyCreationsPerIpPerDay: 10,
   listProductsLimitMax: 250,
   listProductsLimitDefault: 50,
@@ -73,7 +80,7 @@ export const LIMITS = {
   publicClientIdleDays: 30,
   refreshTokenIdleDays: 30,
   /** A quote is stored, and can be read back and named by a shop request, this long after it was made. */
-  quoteLifetimeDays: 30,
+  quoteLifetimeDays: 7,
   /** Lines of one quote, and the pieces of one line. */
   quoteLinesMax: 20,
   quoteQuantityMax: 100_000,

@@ -338,13 +338,16 @@ export const OPERATIONS = [
     description:
       'Prices lines of product, quantity and decoration for an organization type, so no caller computes a price: the volume tier that applies, unit and line prices net and gross, totals with 19 % VAT, and warnings. ' +
       '`schule` and `verein` (b2c) pay the gross from-price per piece whatever the quantity; `unternehmen`, `handwerk` and `gastro` (b2b) pay the net price of the highest tier whose `ab` is not above the quantity, plus VAT. ' +
-      `The quote is stored for ${LIMITS.quoteLifetimeDays} days with the catalog's prices of this moment; read it back with its \`quote_id\`, or name it in a shop request.`,
+      `The quote is stored for ${LIMITS.quoteLifetimeDays} days with the catalog's prices of this moment; read it back with its \`quote_id\`, or name it in a shop request. ` +
+      'The same request while the catalog\'s prices are unchanged answers the quote already stored, with its `quote_id`, and counts nothing. ' +
+      `Each UTC day stores at most ${LIMITS.quotesPerPrincipalPerDay} quotes per principal and ${LIMITS.quotesPerAddressPerDay} per client address, credentials or none.`,
     request: { body: json(QuoteBody) },
     responses: { 201: { description: 'Quote', content: json(Quote) } },
     errors: {
       400: 'Malformed JSON',
       403: 'Credentials without the scope `catalog:read`',
       422: 'Validation failed; `error.fields` lists each problem, an unknown product on `lines.N.product`',
+      429: 'Daily quote limit reached for these credentials or this address; the count starts again at UTC midnight',
       502: 'Catalog unavailable',
       503: SERVICE_UNAVAILABLE,
     },

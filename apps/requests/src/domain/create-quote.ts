@@ -1,6 +1,8 @@
 // Making a quote, from a parsed body to a stored Quote: resolve each line's
 // product against the catalog, price it (quote-pricing.ts), collect the
-// warnings a shop request would give, store the result for its lifetime.
+// warnings a shop request would give, and answer the quote already stored
+// with the same content (quote-digest.ts), or else count the quote on the
+// caller's daily quotas and store it for its lifetime.
 // No express: the route passes in what it knows about the call.
 import { randomBytes } from 'node:crypto';
 import {
@@ -12,22 +14,31 @@ import {
   type QuoteBody,
   type QuoteLine,
 } from '@msa/contracts';
-import { appError, toFieldProblems, type AppError, type Logger, type Metrics } from '@msa/service-kit';
+import { appError, limitKeyOfAddress, toFieldProblems, type AppError, type Logger, type Metrics } from '@msa/service-kit';
+import { rateLimitedError, withReservation, type LimitState } from '@msa/service-kit/limits';
 import type { z } from 'zod';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
+import { quoteCountedQuotas, type QuoteQuotas } from '../store/quote-quotas.js';
 import type { QuoteStore } from '../store/quote-store.js';
+import { refundAll, reserveAll } from '../store/reserve-all.js';
 import type { ProductIndex } from './product-index.js';
+import { quoteDigest } from './quote-digest.js';
 import { priceLines, toEuros, unitPriceOf, type UnitPrice } from './quote-pricing.js';
 import { checkRequestedLine, unknownProduct, unknownProductsInRawBody, type ListedColorsGiven } from './requested-line.js';
+import { StoredRecordTooLarge } from './stored-size.js';
 
 type Counter = ReturnType<Metrics['counter']>;
 
 export interface QuoteDeps {
   quotes: QuoteStore;
+  /** QUOTES_PER_PRINCIPAL_PER_DAY and QUOTES_PER_ADDRESS_PER_DAY. */
+  quoteQuotas: QuoteQuotas;
+  /** IPV6_LIMIT_PREFIX: an IPv6 caller's address counts by this prefix. */
+  ipv6LimitPrefix?: number | undefined;
   catalog: ProductCatalog;
   /** QUOTE_LIFETIME_SECONDS: how long a quote is stored and can be named. */
   quoteLifetimeSeconds: number;
-  /** Labels: outcome (created, invalid, unavailable). */
+  /** Labels: outcome (created, reused, invalid, rate_limited, unavailable). */
   quoteCounter: Counter;
 }
 
@@ -35,6 +46,8 @@ export interface QuoteCall {
   ctx: CallContext;
   at: Date;
   log: Logger;
+  /** The day's quotas once they decided a quote that was to be stored, refused or accepted (RateLimit headers). */
+  showQuota(...states: LimitState[]): void;
 }
 
 export function newQuoteId(): string {
@@ -108,22 +121,63 @@ export function buildQuote(body: QuoteBody, products: ProductIndex, meta: { id: 
 }
 
 export async function createQuote(deps: QuoteDeps, call: QuoteCall, body: QuoteBody): Promise<Quote> {
-  const products = await deps.catalog.index(call.ctx).catch((err: unknown) => {
+  const unavailable = (err: unknown) => {
     deps.quoteCounter.inc({ outcome: 'unavailable' });
     throw err;
-  });
+  };
+  const products = await deps.catalog.index(call.ctx).catch(unavailable);
   const outcome = buildQuote(body, products, { id: newQuoteId(), createdAt: call.at, lifetimeSeconds: deps.quoteLifetimeSeconds });
   if (!outcome.ok) {
     deps.quoteCounter.inc({ outcome: 'invalid' });
     throw invalidQuote(outcome.problems);
   }
+  const { quote } = outcome;
+
+  // The same quote already stored is the answer: nothing new is stored, so nothing is counted.
   // A Redis that does not answer becomes the kit's 503 with Retry-After; asking again is harmless.
-  await deps.quotes.save(outcome.quote).catch((err: unknown) => {
-    deps.quoteCounter.inc({ outcome: 'unavailable' });
-    throw err;
+  const digest = quoteDigest(quote, call.ctx.sandbox);
+  const stored = await deps.quotes.findByDigest(digest).catch(unavailable);
+  if (stored) {
+    deps.quoteCounter.inc({ outcome: 'reused' });
+    return stored;
+  }
+
+  const counted = quoteCountedQuotas(deps.quoteQuotas, {
+    principalId: call.ctx.principal?.id,
+    address: limitKeyOfAddress(call.ctx.ip, { ipv6Prefix: deps.ipv6LimitPrefix }),
+  });
+  const reserved = await reserveAll(counted, call.at, quote.quote_id).catch(unavailable);
+  if (!reserved.allowed) {
+    deps.quoteCounter.inc({ outcome: 'rate_limited' });
+    call.showQuota(reserved.refused.state);
+    throw quoteLimitError(deps.quoteQuotas, reserved.refused.state, call.at);
+  }
+  // A quote not stored gives its units back. A process that dies in between
+  // keeps them counted: the day is then one quote shorter, never longer.
+  await withReservation(
+    { refund: () => refundAll(reserved.reservations) },
+    () => deps.quotes.save(quote, digest),
+    (err) => call.log.warn({ err }, 'quote quota refund failed'),
+  ).catch((err: unknown) => {
+    if (err instanceof StoredRecordTooLarge) {
+      deps.quoteCounter.inc({ outcome: 'invalid' });
+      throw invalidQuote([{ field: '(body)', message: `the quote would be stored as ${err.bytes} bytes, more than the ${err.limit} a quote may take; name fewer lines or colors` }]);
+    }
+    return unavailable(err);
   });
   deps.quoteCounter.inc({ outcome: 'created' });
-  return outcome.quote;
+  call.showQuota(...reserved.reservations.map((r) => r.state));
+  return quote;
+}
+
+function quoteLimitError(quotas: QuoteQuotas, state: LimitState, at: Date): AppError {
+  const whose = state.policy === quotas.perAddress.policy ? 'from this address, with or without credentials' : 'for these credentials';
+  const nextUtcMidnight = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)).toISOString();
+  return rateLimitedError(
+    state,
+    `Daily limit reached: ${state.limit} new quotes per day ${whose}. The day resets at UTC midnight (${nextUtcMidnight}).`,
+    'Wait the seconds in `Retry-After`; the count starts again at UTC midnight. Quotes already made stay readable with GET /v1/quotes/{id}, and asking for one of them again answers it without counting.',
+  );
 }
 
 /** A body that failed its schema: the 422 names the unknown products too, when the catalog answers. */

@@ -4,6 +4,7 @@ import { utcDay, type DailyQuota, type LimitState } from '@msa/service-kit/limit
 import { buildContext, buildPrincipal, testLogger } from '@msa/test-kit';
 import { describe, expect, it } from 'vitest';
 import { buildProduct } from '../../test/build-product.js';
+import { domainQuotaKey } from '../store/shop-request-quotas.js';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
 import { createShopRequest, submitterOf, type ShopRequestCall, type ShopRequestCounters, type ShopRequestDeps } from './create-shop-request.js';
 import { createProductIndex } from './product-index.js';
@@ -11,6 +12,8 @@ import { createProductIndex } from './product-index.js';
 const ID = 'req_0123456789abcdef';
 const AT = new Date('2030-05-01T22:00:00.000Z');
 const OWNER = 'msa_client_owner';
+const ADDRESS = '4:203.0.113.7';
+const DOMAIN = domainQuotaKey('eva@tsv.example');
 
 const shirt = buildProduct({ colors: ['Schwarz'] });
 
@@ -89,14 +92,19 @@ function createFakeCounters() {
   return { counted, counters };
 }
 
-function setUp({ livePoints = 5, failCreate = false, failEnqueue = false } = {}) {
+function setUp({ livePoints = 5, domainPoints = 20, addressPoints = 200, failCreate = false, failEnqueue = false } = {}) {
   const steps: string[] = [];
   const { store, records } = createFakeStore(steps, { failCreate });
   const { counted, counters } = createFakeCounters();
   const jobs: IntakeJob[] = [];
   const deps: ShopRequestDeps = {
     store,
-    quotas: { live: createFakeQuota('live', livePoints, steps), sandbox: createFakeQuota('sandbox', 200, steps) },
+    quotas: {
+      live: createFakeQuota('live', livePoints, steps),
+      sandbox: createFakeQuota('sandbox', 200, steps),
+      sandboxPerAddress: createFakeQuota('sandbox-address', addressPoints, steps),
+      livePerDomain: createFakeQuota('live-domain', domainPoints, steps),
+    },
     catalog: { index: async () => createProductIndex([shirt]) },
     quotes: { get: async () => null },
     intake: {
@@ -112,7 +120,7 @@ function setUp({ livePoints = 5, failCreate = false, failEnqueue = false } = {})
   const shown: LimitState[] = [];
   const call = (sandbox = false): ShopRequestCall => ({
     id: ID,
-    caller: { ownerId: OWNER, anonymous: false },
+    caller: { ownerId: OWNER, anonymous: false, address: ADDRESS },
     ctx: buildContext({ principal: buildPrincipal({ id: OWNER, mode: sandbox ? 'sandbox' : 'live' }), sandbox }),
     trace: { request_id: 'r-1' },
     at: AT,
@@ -135,6 +143,7 @@ describe('createShopRequest', () => {
       `bind ${ID}`,
       `begin ${ID} live ${OWNER} 2030-05-01`,
       `reserve live ${OWNER} ${ID}`,
+      `reserve live-domain ${DOMAIN} ${ID}`,
       `store ${ID} pending`,
       `enqueue ${ID}`,
       `mark ${ID}`,
@@ -149,7 +158,13 @@ describe('createShopRequest', () => {
 
     await createShopRequest(deps, call(true), buildBody());
 
-    expect(steps).toEqual([`bind ${ID}`, `begin ${ID} sandbox ${OWNER} 2030-05-01`, `reserve sandbox ${OWNER} ${ID}`, `store ${ID} none`]);
+    expect(steps).toEqual([
+      `bind ${ID}`,
+      `begin ${ID} sandbox ${OWNER} 2030-05-01`,
+      `reserve sandbox ${OWNER} ${ID}`,
+      `reserve sandbox-address ${ADDRESS} ${ID}`,
+      `store ${ID} none`,
+    ]);
     expect(records.get(ID)?.trace).toEqual({ request_id: 'r-1' });
   });
 
@@ -197,7 +212,7 @@ describe('createShopRequest', () => {
     const run = createShopRequest(deps, call(), buildBody());
 
     await expect(run).rejects.toMatchObject({ code: 'intake_unavailable' });
-    expect(steps.slice(-2)).toEqual([`refund live ${ID}`, `forget ${ID}`]);
+    expect(steps.slice(-3)).toEqual([`refund live ${ID}`, `refund live-domain ${ID}`, `forget ${ID}`]);
     expect(counted).toEqual(['live unavailable']);
     expect(shown).toEqual([]);
   });
@@ -210,7 +225,7 @@ describe('createShopRequest', () => {
     const err = (await run.catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('validation_failed');
     expect(err.extra.fields).toEqual([expect.objectContaining({ field: 'products.0.product' })]);
-    expect(steps.slice(-2)).toEqual([`refund live ${ID}`, `forget ${ID}`]);
+    expect(steps.slice(-3)).toEqual([`refund live ${ID}`, `refund live-domain ${ID}`, `forget ${ID}`]);
     expect(counted).toEqual(['live invalid']);
   });
 
@@ -225,6 +240,30 @@ describe('createShopRequest', () => {
     expect(steps).toEqual([`bind ${ID}`, `begin ${ID} live ${OWNER} 2030-05-01`, `reserve live ${OWNER} ${ID}`, `forget ${ID}`]);
     expect(counted).toEqual(['live rate_limited']);
     expect(shown).toEqual([expect.objectContaining({ remaining: 0 })]);
+  });
+
+  it('refuses a live request past its domain\'s daily limit, gives the principal\'s unit back and names the domain', async () => {
+    const { deps, call, steps, counted, shown } = setUp({ domainPoints: 0 });
+
+    const err = (await createShopRequest(deps, call(), buildBody()).catch((e: unknown) => e)) as AppError;
+
+    expect(err.code).toBe('rate_limited');
+    expect(err.message).toContain('for contacts at tsv.example');
+    expect(err.extra.hint).toContain('the count starts again at UTC midnight');
+    expect(steps.slice(2)).toEqual([`reserve live ${OWNER} ${ID}`, `reserve live-domain ${DOMAIN} ${ID}`, `refund live ${ID}`, `forget ${ID}`]);
+    expect(counted).toEqual(['live rate_limited']);
+    expect(shown).toEqual([expect.objectContaining({ policy: 'shop-requests-live-domain-day', remaining: 0 })]);
+  });
+
+  it('refuses a sandbox request past its address\'s daily limit and gives the principal\'s unit back', async () => {
+    const { deps, call, steps, counted } = setUp({ addressPoints: 0 });
+
+    const err = (await createShopRequest(deps, call(true), buildBody()).catch((e: unknown) => e)) as AppError;
+
+    expect(err.code).toBe('rate_limited');
+    expect(err.message).toContain('from this address, whatever the credentials');
+    expect(steps.slice(2)).toEqual([`reserve sandbox ${OWNER} ${ID}`, `reserve sandbox-address ${ADDRESS} ${ID}`, `refund sandbox ${ID}`, `forget ${ID}`]);
+    expect(counted).toEqual(['sandbox rate_limited']);
   });
 });
 

@@ -24,25 +24,21 @@ import {
 import {
   appError,
   isRedisUnavailable,
+  mailboxDomain,
   serviceUnavailableError,
   toFieldProblems,
   type AppError,
   type Logger,
   type Metrics,
 } from '@msa/service-kit';
-import {
-  rateLimitedError,
-  utcDay,
-  withReservation,
-  type LimitState,
-  type Reservation,
-} from '@msa/service-kit/limits';
+import { rateLimitedError, utcDay, withReservation, type LimitState, type Reservation } from '@msa/service-kit/limits';
 import type { z } from 'zod';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
 import { handOver } from '../intake/hand-over.js';
 import type { IntakeQueue } from '../intake/intake-queue.js';
 import type { QuoteStore } from '../store/quote-store.js';
-import type { ShopRequestQuotas } from '../store/shop-request-quotas.js';
+import { refundAll, reserveAll } from '../store/reserve-all.js';
+import { countedQuotas, domainQuotaKey, type CountedKeys, type ShopRequestQuotas } from '../store/shop-request-quotas.js';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
 import { ClaimAbandonedError, intakeWhenStored, type Mode } from './acceptance.js';
 import { createProductIndex, type ProductIndex } from './product-index.js';
@@ -77,6 +73,8 @@ export interface ShopRequestDeps {
 export interface ShopRequestCaller {
   ownerId: string;
   anonymous: boolean;
+  /** The client address as per-address limits count it (IPv6 by its prefix); a sandbox request counts on it too. */
+  address?: string;
   /** The person behind the principal, when they confirmed their address on the consent page. */
   submitter?: ConfirmedSubmitter;
 }
@@ -101,8 +99,8 @@ export interface ShopRequestCall {
   log: Logger;
   /** Binds the Idempotency-Key to `id`, so a retry after a crash finds this id. */
   bindIdempotencyKey(): Promise<void>;
-  /** The day's quota once it decided the request, refused or accepted (RateLimit headers). */
-  showQuota(state: LimitState): void;
+  /** The day's quotas once they decided the request, refused or accepted (RateLimit headers). */
+  showQuota(...states: LimitState[]): void;
 }
 
 type Outcome = 'created' | 'invalid' | 'rate_limited' | 'unavailable';
@@ -115,11 +113,12 @@ export function newShopRequestId(): string {
 
 export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<ShopRequestResult> {
   await call.bindIdempotencyKey();
-  await beginClaim(deps, call);
-  const reservation = await reserveQuota(deps, call);
+  const counted = countedKeysOf(call, body);
+  await beginClaim(deps, call, counted);
+  const reservations = await reserveQuotas(deps, call, body, counted);
 
   const record = await withReservation(
-    reservation,
+    { refund: () => refundAll(reservations) },
     async () => {
       const [products, quote] = await Promise.all([resolveProducts(deps, call, body), resolveQuote(deps, call, body)]);
       const result = buildResult(deps, call, body, products, quote);
@@ -135,7 +134,8 @@ export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequest
   // Stored: from here on the request is accepted whatever the queue does.
   count(deps, call.ctx, 'created');
   if (!call.ctx.sandbox) await handOverLive(deps, call, record);
-  call.showQuota(reservation.state);
+  // The domain's count is other callers' business too: it shows only on its own 429.
+  call.showQuota(...reservations.filter((r) => r.state.policy !== deps.quotas.livePerDomain.policy).map((r) => r.state));
   return record.result;
 }
 
@@ -163,30 +163,44 @@ export async function invalidShopRequest(
   return invalid(fields);
 }
 
-/** The `claim` step: the id is pending, with the owner and day its quota unit will count on. */
-async function beginClaim(deps: ShopRequestDeps, call: ShopRequestCall): Promise<void> {
+/** Whom the request counts for: its owner, and its client address (sandbox) or its contact's mail domain (live). */
+function countedKeysOf(call: ShopRequestCall, body: ShopRequestBody): CountedKeys {
+  if (!call.ctx.sandbox) return { ownerId: call.caller.ownerId, domain: domainQuotaKey(body.organization.email) };
+  return { ownerId: call.caller.ownerId, ...(call.caller.address ? { address: call.caller.address } : {}) };
+}
+
+/** The `claim` step: the id is pending, with the owner and day its quota units will count on, and the other keys they count on. */
+async function beginClaim(deps: ShopRequestDeps, call: ShopRequestCall, counted: CountedKeys): Promise<void> {
   try {
-    await deps.store.begin(call.id, { ownerId: call.caller.ownerId, day: utcDay(call.at), mode: modeOf(call.ctx) });
+    await deps.store.begin(call.id, { ...counted, day: utcDay(call.at), mode: modeOf(call.ctx) });
   } catch (err) {
     throw unavailable(deps, call, err, 'shop request not begun');
   }
 }
 
-async function reserveQuota(deps: ShopRequestDeps, call: ShopRequestCall): Promise<Reservation> {
-  const quota = call.ctx.sandbox ? deps.quotas.sandbox : deps.quotas.live;
-  let reservation: Reservation;
+async function reserveQuotas(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody, counted: CountedKeys): Promise<Reservation[]> {
+  let outcome: Awaited<ReturnType<typeof reserveAll>>;
   try {
-    reservation = await quota.reserve(call.caller.ownerId, call.at, call.id);
+    outcome = await reserveAll(countedQuotas(deps.quotas, modeOf(call.ctx), counted), call.at, call.id);
   } catch (err) {
     throw unavailable(deps, call, err, 'daily quota unavailable');
   }
-  if (!reservation.allowed) {
+  if (!outcome.allowed) {
     await forgetClaim(deps, call);
     count(deps, call.ctx, 'rate_limited');
-    call.showQuota(reservation.state);
-    throw dailyLimitError(reservation.state, call.ctx.sandbox, call.at);
+    const { state } = outcome.refused;
+    call.showQuota(state);
+    throw dailyLimitError(state, limitOf(deps.quotas, state.policy, body), call.at);
   }
-  return reservation;
+  return outcome.reservations;
+}
+
+/** What a refused quota counted, in the words of its 429. */
+function limitOf(quotas: ShopRequestQuotas, policy: string, body: ShopRequestBody): DailyLimit {
+  if (policy === quotas.livePerDomain.policy) return { what: 'live shop requests', scope: ` for contacts at ${mailboxDomain(body.organization.email)}, whoever sends them`, sandbox: false };
+  if (policy === quotas.sandboxPerAddress.policy) return { what: 'sandbox shop requests', scope: ' from this address, whatever the credentials', sandbox: true };
+  if (policy === quotas.sandbox.policy) return { what: 'sandbox shop requests', scope: '', sandbox: true };
+  return { what: 'live shop requests', scope: '', sandbox: false };
 }
 
 async function resolveProducts(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<ProductIndex> {
@@ -316,12 +330,18 @@ function storeFailure(err: unknown): AppError {
     : appError('intake_unavailable', 'The shop request could not be stored; nothing was accepted.');
 }
 
-function dailyLimitError(state: LimitState, sandbox: boolean, at: Date): AppError {
-  const what = sandbox ? 'sandbox shop requests' : 'live shop requests';
+interface DailyLimit {
+  what: string;
+  /** Whose count it is, when not the caller's own. */
+  scope: string;
+  sandbox: boolean;
+}
+
+function dailyLimitError(state: LimitState, { what, scope, sandbox }: DailyLimit, at: Date): AppError {
   const nextUtcMidnight = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)).toISOString();
   return rateLimitedError(
     state,
-    `Daily limit reached: ${state.limit} ${what} per day. The day resets at UTC midnight (${nextUtcMidnight}).`,
+    `Daily limit reached: ${state.limit} ${what} per day${scope}. The day resets at UTC midnight (${nextUtcMidnight}).`,
     sandbox
       ? 'Wait the seconds in `Retry-After`; the count starts again at UTC midnight.'
       : `Wait the seconds in \`Retry-After\`; the count starts again at UTC midnight. Meanwhile the sandbox accepts ${LIMITS.sandboxShopRequestsPerDay} shop requests a day.`,

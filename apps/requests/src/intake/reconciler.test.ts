@@ -55,7 +55,10 @@ function createFakeStore() {
 function createRefunds() {
   const refunds: string[] = [];
   const quota = (mode: string) => ({ refund: async (owner: string, day: string, unit: string) => void refunds.push(`${mode} ${owner} ${day} ${unit}`) });
-  return { refunds, quotas: { live: quota('live'), sandbox: quota('sandbox') } };
+  return {
+    refunds,
+    quotas: { live: quota('live'), sandbox: quota('sandbox'), sandboxPerAddress: quota('sandbox-address'), livePerDomain: quota('live-domain') },
+  };
 }
 
 function buildRecord(id: string, createdAt: string, intake: StoredShopRequest['intake'] = 'pending'): StoredShopRequest {
@@ -147,10 +150,10 @@ describe('reconciler', () => {
     expect(pending.size).toBe(0);
   });
 
-  it('gives back the quota unit of a request that was begun but never stored, and logs a warning', async () => {
+  it('gives back the quota units of a request that was begun but never stored, its domain\'s and address\'s too, and logs a warning', async () => {
     const { store, pending, claims } = createFakeStore();
-    await store.begin('req_00000000000000e1', { ownerId: 'msa_client_1', day: '2030-05-01', mode: 'live' });
-    await store.begin('req_00000000000000e2', { ownerId: 'anon:203.0.113.9', day: '2030-05-01', mode: 'sandbox' });
+    await store.begin('req_00000000000000e1', { ownerId: 'msa_client_1', day: '2030-05-01', mode: 'live', domain: 'd1' });
+    await store.begin('req_00000000000000e2', { ownerId: 'anon:203.0.113.9', day: '2030-05-01', mode: 'sandbox', address: '4:203.0.113.9' });
     const { refunds, quotas } = createRefunds();
     const lines: Array<{ level: string; msg: string; shopRequestId?: string }> = [];
     const logger = createLogger({
@@ -172,8 +175,10 @@ describe('reconciler', () => {
     expect(report).toEqual({ enqueued: 0, dropped: 2, refunded: 2, failed: 0 });
     expect(refunds.sort()).toEqual([
       'live msa_client_1 2030-05-01 req_00000000000000e1',
+      'live-domain d1 2030-05-01 req_00000000000000e1',
+      'sandbox-address 4:203.0.113.9 2030-05-01 req_00000000000000e2',
       'sandbox anon:203.0.113.9 2030-05-01 req_00000000000000e2',
-    ]);
+    ].sort());
     expect(pending.size).toBe(0);
     expect(claims.size).toBe(0);
     expect(lines.filter((l) => l.msg.includes('never stored')).map((l) => [l.level, l.shopRequestId]).sort()).toEqual([

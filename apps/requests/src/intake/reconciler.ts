@@ -5,8 +5,9 @@
 // the `queue` step, a claim never stored the `abandon` step, and every other
 // id leaves the pending set.
 import type { Logger } from '@msa/service-kit';
+import { acceptanceOfStored, mayTake } from '../domain/acceptance.js';
 import type { DailyQuota } from '@msa/service-kit/limits';
-import { acceptanceOfStored, mayTake, type Mode } from '../domain/acceptance.js';
+import { refundClaim, type ShopRequestQuotas } from '../store/shop-request-quotas.js';
 import type { ShopRequestStore } from '../store/shop-request-store.js';
 import { handOver } from './hand-over.js';
 import type { IntakeQueue } from './intake-queue.js';
@@ -14,8 +15,8 @@ import type { IntakeQueue } from './intake-queue.js';
 export interface ReconcilerOptions {
   store: ShopRequestStore;
   intake: Pick<IntakeQueue, 'enqueue'>;
-  /** To give back the quota unit of a request that was begun but never stored. */
-  quotas: Record<Mode, Pick<DailyQuota, 'refund'>>;
+  /** To give back the quota units of a request that was begun but never stored. */
+  quotas: Record<keyof ShopRequestQuotas, Pick<DailyQuota, 'refund'>>;
   logger: Logger;
   intervalMs: number;
   /**
@@ -71,10 +72,10 @@ export function createReconciler({
           // slower than minAgeMs. Giving the claim up (the `abandon` step,
           // which the store refuses unless the id is claimed) stops a slow
           // POST from storing it later; whatever unit it reserved goes back
-          // (a refund of none is a no-op).
+          // (a refund of none is a no-op), its owner's and its address's or domain's.
           const claim = await store.abandon(id);
           if (claim) {
-            await quotas[claim.mode].refund(claim.ownerId, claim.day, id);
+            await refundClaim(quotas, claim, id);
             report.refunded += 1;
             logger.warn({ shopRequestId: id, owner: claim.ownerId, day: claim.day, mode: claim.mode }, 'shop request begun but never stored; quota unit refunded');
           }

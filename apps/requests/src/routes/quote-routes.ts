@@ -1,5 +1,6 @@
 import { QuoteBody, QuoteIdParams, type Scope } from '@msa/contracts';
 import { appError, methodNotAllowed, parseOr } from '@msa/service-kit';
+import { setRateLimitHeaders, type LimitState } from '@msa/service-kit/limits';
 import { Router, type RequestHandler } from 'express';
 import { createQuote, invalidQuoteBody, quoteNotFound, type QuoteDeps } from '../domain/create-quote.js';
 
@@ -35,7 +36,8 @@ export function quoteRoutes(deps: QuoteRoutesDeps): Router {
     const parsed = QuoteBody.safeParse(req.body);
     if (!parsed.success) throw await invalidQuoteBody(deps, req.ctx, req.body, parsed.error);
 
-    const quote = await createQuote(deps, { ctx: req.ctx, at: now(), log: req.log }, parsed.data);
+    const showQuota = (...states: LimitState[]) => setRateLimitHeaders(res, ...states);
+    const quote = await createQuote(deps, { ctx: req.ctx, at: now(), log: req.log, showQuota }, parsed.data);
 
     res.setHeader('Location', `${publicBaseUrl}${req.ctx.sandbox ? '/sandbox' : ''}/v1/quotes/${quote.quote_id}`);
     res.status(201).json(quote);

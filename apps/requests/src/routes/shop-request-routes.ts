@@ -63,7 +63,12 @@ function authorize(scope: Scope, ipv6Prefix?: number): RequestHandler {
       });
     }
     const submitter = submitterOf(principal);
-    res.locals.caller = { ownerId: ownerIdOf(req.ctx, ipv6Prefix), anonymous: !principal, ...(submitter ? { submitter } : {}) } satisfies ShopRequestCaller;
+    res.locals.caller = {
+      ownerId: ownerIdOf(req.ctx, ipv6Prefix),
+      anonymous: !principal,
+      address: limitKeyOfAddress(req.ctx.ip, { ipv6Prefix }),
+      ...(submitter ? { submitter } : {}),
+    } satisfies ShopRequestCaller;
     next();
   };
 }
@@ -115,7 +120,7 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
         await bindIdempotency(res, id);
         await barrier.afterBind(res, req.log);
       },
-      showQuota: (state: LimitState) => setRateLimitHeaders(res, state),
+      showQuota: (...states: LimitState[]) => setRateLimitHeaders(res, ...states),
     };
     const result = await createShopRequest(deps, call, parsed.data);
     await barrier.beforeAnswer(res, result.id, req.log);

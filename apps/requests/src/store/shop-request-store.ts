@@ -33,11 +33,15 @@ export interface StoredShopRequest {
   quote?: Quote;
 }
 
-/** Who an unfinished request belongs to and which day's quota it counts on. */
+/** Who an unfinished request belongs to and which day's quotas it counts on. */
 export interface PendingClaim {
   ownerId: string;
   day: string;
   mode: Mode;
+  /** The client address's key, when a sandbox request also counts per address. */
+  address?: string;
+  /** The contact's mail domain as its quota counts it, when a live request also counts per domain. */
+  domain?: string;
 }
 
 export interface ShopRequestStore {
@@ -74,8 +78,8 @@ export interface ShopRequestStore {
   forget(id: string): Promise<void>;
 }
 
-/** Sandbox requests are test data: kept long enough to read back, then they expire. */
-export const SANDBOX_TTL_SECONDS = 30 * 24 * 3600;
+/** Sandbox requests are test data: kept a week to read back, then they expire (a per-caller cost, budgeted in docs/operations.md). */
+export const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
 
 /** Live requests are kept for two years unless the deployment says otherwise. */
 export const DEFAULT_LIVE_RETENTION_DAYS = 730;
@@ -118,13 +122,13 @@ type StepReply = [0, AcceptanceState] | [1, ...string[]];
 
 /** The scripts of the steps written on the record; `queue` is marked by plain commands after handOver checked it. */
 const STEP_SCRIPTS = {
-  // ARGV: owner, day, mode, claim ttl.
+  // ARGV: claim ttl, then field/value pairs (owner, day, mode, and address or domain when counted).
   claim: stepScript(
     'claim',
     `
-redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'day', ARGV[2], 'mode', ARGV[3])
-redis.call('HDEL', KEYS[1], 'abandoned')
-redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('HDEL', KEYS[1], 'abandoned', 'address', 'domain')
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
 return {1}`,
   ),
   // ARGV: ttl, then field/value pairs.
@@ -135,13 +139,13 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 return {1}`,
   ),
-  // Marks the claim given up, once; answers owner, day, mode.
+  // Marks the claim given up, once; answers owner, day, mode, address, domain ('' when absent).
   abandon: stepScript(
     'abandon',
     `
-local claim = redis.call('HMGET', KEYS[1], 'owner', 'day', 'mode')
+local claim = redis.call('HMGET', KEYS[1], 'owner', 'day', 'mode', 'address', 'domain')
 redis.call('HSET', KEYS[1], 'abandoned', '1')
-return {1, claim[1], claim[2], claim[3]}`,
+return {1, claim[1], claim[2], claim[3], claim[4] or '', claim[5] or ''}`,
   ),
   forget: stepScript(
     'forget',
@@ -180,13 +184,14 @@ export function createShopRequestStore(redis: RedisClient, prefix: string, optio
   }
 
   return {
-    async begin(id, { ownerId, day, mode }) {
+    async begin(id, { ownerId, day, mode, address, domain }) {
       // Pending first, claim second: a crash in between leaves an id the
       // reconciler drops (nothing was reserved yet); the claim sits on the
       // record's own key and expires unless the record is stored. A retry
       // under the same id claims it afresh.
       await redis.zadd(pendingKey, Date.now(), id);
-      await step('claim', id, [ownerId, day, mode, String(CLAIM_TTL_SECONDS)]);
+      const counted = [...(address ? ['address', address] : []), ...(domain ? ['domain', domain] : [])];
+      await step('claim', id, [String(CLAIM_TTL_SECONDS), 'owner', ownerId, 'day', day, 'mode', mode, ...counted]);
     },
 
     async create({ result, body, ownerId, intake, trace, submitter, quote }) {
@@ -230,8 +235,9 @@ export function createShopRequestStore(redis: RedisClient, prefix: string, optio
     async abandon(id) {
       const reply = await step('abandon', id, []);
       if (reply[0] === 0) return null;
-      const [, ownerId, day, mode] = reply;
-      return ownerId && day && (mode === 'live' || mode === 'sandbox') ? { ownerId, day, mode } : null;
+      const [, ownerId, day, mode, address, domain] = reply;
+      if (!ownerId || !day || (mode !== 'live' && mode !== 'sandbox')) return null;
+      return { ownerId, day, mode, ...(address ? { address } : {}), ...(domain ? { domain } : {}) };
     },
 
     async markQueued(id) {
