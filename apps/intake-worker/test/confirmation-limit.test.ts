@@ -83,7 +83,29 @@ describe('the confirmation e-mail limit', () => {
     const keys = await testRedis.redis.keys(`${testRedis.prefix}*`);
 
     expect(keys.some((k) => k.includes('intake:confirmations:'))).toBe(true);
+    expect(keys.some((k) => k.includes('intake:domain-requests:'))).toBe(true);
     expect(keys.filter((k) => /opfer|victim/i.test(k))).toEqual([]);
+  });
+
+  it('tells the operator how many live requests the address and its domain made today, counting a retried job once', async () => {
+    // One person, a catch-all domain: `+tags` are one mailbox, other names are other mailboxes of the domain.
+    const retried = buildIntakeJob({ organization: { email: 'a+1@farm.example' } });
+    const sameMailbox = buildIntakeJob({ organization: { email: 'A@farm.example' } });
+    const otherMailbox = buildIntakeJob({ organization: { email: 'b@farm.example' } });
+    refuseOperatorOnce = true;
+
+    await worker.add(retried, { attempts: 3, backoff: { type: 'fixed', delay: 10 } });
+    await worker.waitForState(retried.request_id, 'completed');
+    for (const job of [sameMailbox, otherMailbox]) {
+      await worker.add(job);
+      await worker.waitForState(job.request_id, 'completed');
+    }
+
+    expect((await worker.queue.getJob(retried.request_id))?.attemptsMade).toBe(2);
+    const countsOf = (job: typeof retried) => mailOf(job.request_id, 'operator').map((m) => m.parsed.text!.split('\n').find((l) => l.startsWith('Heute (UTC)')));
+    expect(countsOf(retried)).toEqual(['Heute (UTC) von dieser Adresse: 1 Anfrage; von dieser Domain (farm.example): 1.']);
+    expect(countsOf(sameMailbox)).toEqual(['Heute (UTC) von dieser Adresse: 2 Anfragen; von dieser Domain (farm.example): 2.']);
+    expect(countsOf(otherMailbox)).toEqual(['Heute (UTC) von dieser Adresse: 1 Anfrage; von dieser Domain (farm.example): 3.']);
   });
 
   it('counts a retried job once: the attempt that failed after the decision does not use up a confirmation', async () => {
@@ -113,7 +135,7 @@ describe('createConfirmationLimit', () => {
 
     const answers = [await decide('req_1'), await decide('req_1'), await decide('req_2'), await decide('req_3'), await decide('req_4'), await decide('req_4')];
 
-    expect(answers).toEqual([
+    expect(answers.map(({ decision, first }) => ({ decision, first }))).toEqual([
       { decision: 'send', first: true },
       { decision: 'send', first: false },
       { decision: 'send', first: true },
@@ -121,6 +143,47 @@ describe('createConfirmationLimit', () => {
       { decision: 'hold', first: true },
       { decision: 'hold', first: false },
     ]);
+  });
+
+  it('counts the day\'s requests per mailbox and per domain, each request once however often it is decided', async () => {
+    const limit = createConfirmationLimit({ ...options(), keyPrefix: `${testRedis.prefix}counts:` });
+
+    const first = await limit.decide('req_1', 'erika+shop@catchall.example');
+    const retry = await limit.decide('req_1', 'erika+shop@catchall.example');
+    const sameMailbox = await limit.decide('req_2', 'Erika@CatchAll.example');
+    const otherMailbox = await limit.decide('req_3', 'max@catchall.example');
+    const otherDomain = await limit.decide('req_4', 'erika@other.example');
+    const gmail = [await limit.decide('req_5', 'e.rika@gmail.com'), await limit.decide('req_6', 'erika+x@googlemail.com')];
+
+    expect(first.requestsToday).toEqual({ address: 1, domain: 1 });
+    expect(retry.requestsToday).toEqual({ address: 1, domain: 1 });
+    expect(sameMailbox.requestsToday).toEqual({ address: 2, domain: 2 });
+    expect(otherMailbox.requestsToday).toEqual({ address: 1, domain: 3 });
+    expect(otherDomain.requestsToday).toEqual({ address: 1, domain: 1 });
+    expect(gmail.map((d) => d.requestsToday)).toEqual([{ address: 1, domain: 1 }, { address: 2, domain: 2 }]);
+  });
+
+  it('shares the confirmations of one mailbox across its +tags', async () => {
+    const limit = createConfirmationLimit({ ...options(), keyPrefix: `${testRedis.prefix}tags:` });
+
+    const decisions = [];
+    for (const [i, address] of ['e@v.example', 'e+1@v.example', 'e+2@v.example', 'e+3@v.example'].entries()) decisions.push((await limit.decide(`req_${i}`, address)).decision);
+
+    expect(decisions).toEqual(['send', 'send', 'send', 'hold']);
+  });
+
+  it('expires its keys after two days and holds no address or domain in their names', async () => {
+    const prefix = `${testRedis.prefix}ttl:`;
+    const limit = createConfirmationLimit({ ...options(), keyPrefix: prefix });
+
+    await limit.decide('req_1', 'erika@catchall.example');
+
+    const keys = await testRedis.redis.keys(`${prefix}*`);
+    expect(keys).toHaveLength(2);
+    for (const key of keys) {
+      expect(key).not.toMatch(/erika|catchall/);
+      expect(await testRedis.redis.ttl(key)).toBeGreaterThan(2 * 86_400 - 60);
+    }
   });
 
   it('starts again the next UTC day and remembers the day before for a retry just after midnight', async () => {
@@ -132,7 +195,9 @@ describe('createConfirmationLimit', () => {
     now = Date.parse('2030-01-16T00:01:00Z');
 
     expect(lateHeld.decision).toBe('hold');
-    expect((await limit.decide('req_d', 'days@victim.example')).decision).toBe('hold');
-    expect((await limit.decide('req_e', 'days@victim.example')).decision).toBe('send');
+    const retried = await limit.decide('req_d', 'days@victim.example');
+    const nextDay = await limit.decide('req_e', 'days@victim.example');
+    expect(retried).toMatchObject({ decision: 'hold', requestsToday: { address: 4, domain: 4 } });
+    expect(nextDay).toMatchObject({ decision: 'send', requestsToday: { address: 1, domain: 1 } });
   });
 });

@@ -13,8 +13,10 @@
  * its marker, which is also its step's record, so it is never written twice.
  *
  * Before the operator e-mail the confirmation limit decides whether the
- * confirmation may go out (the same answer on every attempt); the operator
- * e-mail says so when it is held back.
+ * confirmation may go out (the same answer on every attempt) and counts the
+ * day's live requests to the contact's address and domain (once per
+ * request); the operator e-mail states the counts, and says when the
+ * confirmation is held back.
  *
  * Redis calls of a delivery without logos: the read (which marks the
  * operator e-mail begun), the confirmation limit, the operator e-mail's
@@ -25,7 +27,7 @@ import type { Logger } from '@msa/service-kit';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Counter, Histogram } from 'prom-client';
 import type { LogoFetchOptions } from '../logos/fetch-logo.js';
-import type { ConfirmationDecision, ConfirmationLimit } from '../mail/confirmation-limit.js';
+import type { ConfirmationDecision, ConfirmationLimit, RequestsToday } from '../mail/confirmation-limit.js';
 import { buildContactMail } from '../mail/contact-mail.js';
 import type { MailSettings } from '../mail/mail-settings.js';
 import { failedBeforeData, type Mailer } from '../mail/mailer.js';
@@ -106,14 +108,16 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
 
   // Records of earlier versions may show the confirmation sent; then nothing is left to decide.
   let confirmation: ConfirmationDecision = 'send';
+  let requestsToday: RequestsToday | undefined;
   if (!state.contact) {
     const decided = await deps.confirmations.decide(id, data.body.organization.email);
     confirmation = decided.decision;
+    requestsToday = decided.requestsToday;
     if (confirmation === 'hold' && decided.first) deps.confirmationsHeld?.inc();
   }
 
   if (!state.operator) {
-    const message = buildOperatorMail(data, logos ?? [], deps.mail, { confirmation });
+    const message = buildOperatorMail(data, logos ?? [], deps.mail, { confirmation, requestsToday });
     await sendOnce('operator', operatorMarked, () => deps.mailer.send('operator', id, message));
     // Stored logos go with this record; a request without them has none to delete.
     await store.record(id, 'operator', { next: 'contact', logos: state.logos || logoUrls.length ? 'delete' : undefined });

@@ -5,76 +5,115 @@
  * as requests can be made. Past the bound the request is still delivered to
  * the operator; only the confirmation is held back.
  *
- *   <prefix>intake:confirmations:{<hmac>}:<UTC day>  hash, 2 days:
- *     `<request id>` → `sent` | `held`, `_sent` → confirmations granted that day
+ * The same decision counts the day's live requests to the address and to its
+ * domain, for the operator e-mail: a catch-all domain gives one person as
+ * many confirmed addresses as they like, and the operator should see that.
  *
- * The address is never in a key: it is lower-cased, trimmed and hashed with a
- * key derived from INTERNAL_AUTH_SECRET, so the key names cannot be matched
- * against a list of addresses. The decision of a request is stored with it, so
- * a retry of the same job gets the same answer and is not counted twice; the
- * day before is consulted too, for a retry just after midnight.
+ *   <prefix>intake:confirmations:{<domain hmac>}:<address hmac>:<UTC day>  hash, 2 days:
+ *     `<request id>` → `sent` | `held`, `_sent` → confirmations granted,
+ *     `_n` → live requests to the address that day
+ *   <prefix>intake:domain-requests:{<domain hmac>}:<UTC day>  string, 2 days:
+ *     live requests to the domain that day
+ *
+ * No address or domain is in a key: the address is normalised as quotas
+ * count people (service-kit `mailboxKey`: case, `+tag` and Gmail's dots
+ * ignored, so `erika+1@` is no second mailbox), and it and its domain are
+ * hashed with keys derived from INTERNAL_AUTH_SECRET, so the key names cannot
+ * be matched against a list of addresses. The domain is the hash tag: one
+ * script decides and counts both, in one slot of a Cluster (live requests
+ * are few, so a large domain's slot stays small). The decision of a request
+ * is stored with it, so a retry of the same job gets the same answer and is
+ * counted once; the day before is consulted too, for a retry just after
+ * midnight.
  */
 import { createHmac } from 'node:crypto';
-import type { RedisClient } from '@msa/service-kit';
+import { mailboxDomain, mailboxKey, type RedisClient } from '@msa/service-kit';
 import { script } from '../store/intake-store.js';
 
 export type ConfirmationDecision = 'send' | 'hold';
 
+/** Live requests on the UTC day a request was decided, that request included. */
+export interface RequestsToday {
+  /** To the same address, as mailboxKey counts it. */
+  address: number;
+  /** To the same domain (mailboxDomain). */
+  domain: number;
+}
+
 export interface ConfirmationLimit {
-  /** Whether the confirmation of `requestId` to `address` may go out; the same answer on every call for one request. */
-  decide(requestId: string, address: string): Promise<{ decision: ConfirmationDecision; first: boolean }>;
+  /**
+   * Whether the confirmation of `requestId` to `address` may go out, and the
+   * day's requests to the address and its domain; the same decision on every
+   * call for one request, which is counted once.
+   */
+  decide(requestId: string, address: string): Promise<{ decision: ConfirmationDecision; first: boolean; requestsToday: RequestsToday }>;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
 const TTL_SECONDS = 2 * 24 * 3600;
 
 /*
- * KEYS: today, yesterday (one hash tag). ARGV: request id, limit, ttl.
- * Returns {decision, first}: 1 send / 0 hold; 1 when decided now.
+ * KEYS: address today, address yesterday, domain today, domain yesterday
+ * (one hash tag). ARGV: request id, limit, ttl.
+ * Returns {decision, first, address count, domain count}: 1 send / 0 hold;
+ * 1 when decided now; the counts of the day it was decided. A first
+ * decision runs six commands (seven for a domain's first request of the
+ * day): the two reads of an earlier decision, the day's counts, the
+ * domain's INCR, the write and its expiry.
  */
 const DECIDE = `
-local earlier = redis.call('HGET', KEYS[1], ARGV[1]) or redis.call('HGET', KEYS[2], ARGV[1])
-if earlier then return {earlier == 'sent' and 1 or 0, 0} end
-local sent = tonumber(redis.call('HGET', KEYS[1], '_sent') or '0')
-if sent < tonumber(ARGV[2]) then
-  redis.call('HSET', KEYS[1], ARGV[1], 'sent', '_sent', sent + 1)
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
-  return {1, 1}
+for i = 1, 2 do
+  local earlier = redis.call('HGET', KEYS[i], ARGV[1])
+  if earlier then
+    return {earlier == 'sent' and 1 or 0, 0, tonumber(redis.call('HGET', KEYS[i], '_n') or '0'), tonumber(redis.call('GET', KEYS[i + 2]) or '0')}
+  end
 end
-redis.call('HSET', KEYS[1], ARGV[1], 'held')
+local day = redis.call('HMGET', KEYS[1], '_sent', '_n')
+local sent = tonumber(day[1] or '0')
+local requests = tonumber(day[2] or '0') + 1
+local domain = redis.call('INCR', KEYS[3])
+if domain == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
+if sent < tonumber(ARGV[2]) then
+  redis.call('HSET', KEYS[1], ARGV[1], 'sent', '_sent', sent + 1, '_n', requests)
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  return {1, 1, requests, domain}
+end
+redis.call('HSET', KEYS[1], ARGV[1], 'held', '_n', requests)
 redis.call('EXPIRE', KEYS[1], ARGV[3])
-return {0, 1}
+return {0, 1, requests, domain}
 `;
 const decide = script(DECIDE);
-
-/** The normalised address, as the key's hash sees it. */
-function normaliseAddress(address: string): string {
-  return address.trim().toLowerCase();
-}
 
 export interface ConfirmationLimitOptions {
   redis: RedisClient;
   keyPrefix: string;
   /** Confirmations to one address per UTC day. */
   perDay: number;
-  /** Keys the address hash (INTERNAL_AUTH_SECRET). */
+  /** Keys the address and domain hashes (INTERNAL_AUTH_SECRET). */
   secret: string;
   now?: () => number;
 }
 
 export function createConfirmationLimit(opts: ConfirmationLimitOptions): ConfirmationLimit {
-  const hashKey = createHmac('sha256', opts.secret).update('msa intake confirmation limit v1').digest();
+  const addressKey = createHmac('sha256', opts.secret).update('msa intake confirmation limit v1').digest();
+  const domainKey = createHmac('sha256', opts.secret).update('msa intake requests per domain v1').digest();
   const now = opts.now ?? Date.now;
-  const keyOf = (hash: string, time: number) => `${opts.keyPrefix}intake:confirmations:{${hash}}:${new Date(time).toISOString().slice(0, 10)}`;
+  const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 
   return {
     async decide(requestId, address) {
-      const hash = createHmac('sha256', hashKey).update(normaliseAddress(address)).digest('base64url');
+      const mailbox = mailboxKey(address);
+      const hash = createHmac('sha256', addressKey).update(mailbox).digest('base64url');
+      const domain = createHmac('sha256', domainKey).update(mailboxDomain(mailbox)).digest('base64url');
       const time = now();
-      const keys = [keyOf(hash, time), keyOf(hash, time - DAY_MS)];
+      const days = [dayOf(time), dayOf(time - DAY_MS)];
+      const keys = [
+        ...days.map((day) => `${opts.keyPrefix}intake:confirmations:{${domain}}:${hash}:${day}`),
+        ...days.map((day) => `${opts.keyPrefix}intake:domain-requests:{${domain}}:${day}`),
+      ];
       const args = [requestId, opts.perDay, TTL_SECONDS];
-      const [send, first] = (await decide(opts.redis, keys, args)) as [number, number];
-      return { decision: send === 1 ? 'send' : 'hold', first: first === 1 };
+      const [send, first, addressCount, domainCount] = (await decide(opts.redis, keys, args)) as [number, number, number, number];
+      return { decision: send === 1 ? 'send' : 'hold', first: first === 1, requestsToday: { address: addressCount, domain: domainCount } };
     },
   };
 }

@@ -245,3 +245,28 @@ describe('buildOperatorMail with a quote', () => {
     expect(JSON.parse(String(mail.attachments?.at(-1)?.content))).not.toHaveProperty('quote');
   });
 });
+
+describe('buildOperatorMail with the day\'s requests from the contact', () => {
+  it('says how many live requests the address and its domain made today, after the confirmation line', () => {
+    const job = buildIntakeJob({ organization: { email: 'Erika+shop7@Example.org' } });
+
+    const mail = buildOperatorMail(job, [], settings, { confirmation: 'hold', requestsToday: { address: 3, domain: 7 } });
+
+    const lines = String(mail.text).split('\n');
+    expect(lines[2]).toMatch(/^Bestätigungs-E-Mail zurückgehalten: /);
+    expect(lines[3]).toBe('Heute (UTC) von dieser Adresse: 3 Anfragen; von dieser Domain (example.org): 7.');
+    expect(String(mail.html)).toContain('<p>Heute (UTC) von dieser Adresse: 3 Anfragen; von dieser Domain (example.org): 7.</p>');
+  });
+
+  it('writes one request in the singular', () => {
+    const mail = buildOperatorMail(buildIntakeJob(), [], settings, { requestsToday: { address: 1, domain: 1 } });
+
+    expect(String(mail.text).split('\n')[2]).toBe('Heute (UTC) von dieser Adresse: 1 Anfrage; von dieser Domain (example.org): 1.');
+  });
+
+  it('leaves the line out when the counts are not known (a record of an earlier version)', () => {
+    const mail = buildOperatorMail(buildIntakeJob(), [], settings);
+
+    expect(String(mail.text)).not.toContain('Heute (UTC)');
+  });
+});

@@ -1,8 +1,8 @@
 import { DEFAULT_DESIGN_POSITION, shopTypeOf, type ConfirmedSubmitter, type IntakeJob, type Quote } from '@msa/contracts';
-import { getOrBuild } from '@msa/service-kit';
+import { getOrBuild, mailboxDomain } from '@msa/service-kit';
 import type { SendMailOptions } from 'nodemailer';
 import type { StoredLogo } from '../store/intake-store.js';
-import type { ConfirmationDecision } from './confirmation-limit.js';
+import type { ConfirmationDecision, RequestsToday } from './confirmation-limit.js';
 import { clip, oneLine, renderHtml, renderText, type Row, type Section } from './layout.js';
 import { messageIdFor, traceHeaders, type MailSettings } from './mail-settings.js';
 
@@ -57,14 +57,16 @@ export function formatCreatedAt(iso: string): string {
  *
  * The subject starts with `[bestätigt]` or `[unbestätigt]`: whether a person
  * confirmed an address (the consent page) or a key alone made the request;
- * the second line says the same in words, and a confirmation the daily
- * limit held back is said on the line after.
+ * the second line says the same in words, a confirmation the daily
+ * limit held back is said on the line after, and the next line says how
+ * many live requests the contact's address and domain made that day (one
+ * person with a catch-all domain is many confirmed addresses).
  */
 export function buildOperatorMail(
   job: IntakeJob,
   logos: StoredLogo[],
   settings: MailSettings,
-  marks: { confirmation?: ConfirmationDecision } = {},
+  marks: { confirmation?: ConfirmationDecision; requestsToday?: RequestsToday } = {},
 ): SendMailOptions {
   const { body, result, request_id: id } = job;
   const org = body.organization;
@@ -138,6 +140,7 @@ export function buildOperatorMail(
             'Die Ansprechperson weiß von dieser Anfrage nichts; bitte prüfen, ob sie echt ist, bevor Sie antworten.',
         ]
       : []),
+    ...(marks.requestsToday ? [requestsTodayLine(marks.requestsToday, org.email)] : []),
     'Eine Antwort auf diese E-Mail geht an die Ansprechperson.',
   ];
   const attachments: NonNullable<SendMailOptions['attachments']> = logos
@@ -160,6 +163,13 @@ export function buildOperatorMail(
     html: renderHtml(title, intro, sections),
     attachments,
   };
+}
+
+const requestsWord = (n: number) => `${n} ${n === 1 ? 'Anfrage' : 'Anfragen'}`;
+
+/** The day's live requests (UTC) to the contact's address and its domain, this one included. */
+export function requestsTodayLine(counts: RequestsToday, contactEmail: string): string {
+  return `Heute (UTC) von dieser Adresse: ${requestsWord(counts.address)}; von dieser Domain (${oneLine(mailboxDomain(contactEmail))}): ${counts.domain}.`;
 }
 
 /** A key alone made the request: nobody showed that the contact address is theirs. */
