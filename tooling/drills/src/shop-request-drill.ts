@@ -56,7 +56,8 @@ export function nextClientIp(): string {
 
 export function buildShopRequest(shopName: string, n: number): Record<string, unknown> {
   return {
-    organization: { name: 'TSV Drillstadt', type: 'verein', contact_name: 'Erika Muster', email: `kontakt-${n}@drill.example` },
+    // A domain of its own per request: live requests are counted per contact domain and day too.
+    organization: { name: 'TSV Drillstadt', type: 'verein', contact_name: 'Erika Muster', email: `kontakt@drill-${n}.example` },
     shop_name: shopName,
     products: [{ product: 'Bio T-Shirt Kinder', colors: ['Navy'] }],
     notes: `Marker ${shopName}`,
