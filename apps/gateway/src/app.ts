@@ -15,11 +15,13 @@ import type { KeyResolver } from './auth/key-resolver.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { trustProxySetting } from './config.js';
 import { protectedResourceFor } from './domain/protected-resource.js';
-import { ROUTES, type RouteDef, type UpstreamName } from './domain/route-table.js';
+import { ROUTES, type PoolName, type RouteDef, type UpstreamName } from './domain/route-table.js';
+import { closeRefusedBodies } from './routes/refused-body.js';
 import { createServiceProxy } from './routes/service-proxy.js';
 import { securityHeaders } from './routes/security-headers.js';
 import { createAdmitStage } from './stages/admit.js';
 import { createAuthenticateStage } from './stages/authenticate.js';
+import { createAuthorizeBudgetStage, DEFAULT_AUTHORIZE_IN_FLIGHT } from './stages/authorize-budget.js';
 import { createDeprecationStage } from './stages/deprecation.js';
 import { createExchange, pipeline, type Stage } from './stages/exchange.js';
 import { createFailOpen, createGatewayCounters } from './stages/fail-open.js';
@@ -47,6 +49,10 @@ export interface GatewayDeps {
   bodyDeadlineMs?: number;
   /** Requests one caller may have open at once: per principal (default 8), per address without credentials (default 4). */
   inFlight?: { perPrincipal: number; perAddress: number };
+  /** Requests to the authorization pages in flight at once, and the size of their own pool to identity (default 32). */
+  authorizeInFlight?: number;
+  /** Connections each service's shared pool holds at most (default 256); tests make it small. */
+  upstreamSockets?: number;
   sign: InternalSigner;
   resolveKey: KeyResolver;
   verifyToken: TokenVerifier;
@@ -78,12 +84,14 @@ function createStages(deps: GatewayDeps): Stage[] {
   const body = { maxBytes: BOUNDS.bodyMaxBytes, idleMs: clientBodyTimeoutMs, deadlineMs: deps.bodyDeadlineMs ?? DEFAULT_BODY_DEADLINE_MS };
   const { rejections, upstreamErrors, limiterErrors } = createGatewayCounters(deps.metrics);
   const failOpen = createFailOpen(limiterErrors);
-  const proxies = Object.fromEntries(
-    Object.entries(deps.upstreams).map(([service, target]) => [
-      service,
-      createServiceProxy({ service: service as UpstreamName, target, timeoutMs: deps.upstreamTimeoutMs, clientBodyTimeoutMs, logger, upstreamErrors }),
-    ]),
-  ) as Record<UpstreamName, RequestHandler>;
+  const authorizeInFlight = deps.authorizeInFlight ?? DEFAULT_AUTHORIZE_IN_FLIGHT;
+  const proxy = (service: UpstreamName, maxSockets?: number) =>
+    createServiceProxy({ service, target: deps.upstreams[service], timeoutMs: deps.upstreamTimeoutMs, clientBodyTimeoutMs, logger, upstreamErrors, maxSockets });
+  const proxies = {
+    ...(Object.fromEntries(Object.keys(deps.upstreams).map((service) => [service, proxy(service as UpstreamName, deps.upstreamSockets)])) as Record<UpstreamName, RequestHandler>),
+    // No larger than its budget, so an admitted request never waits for a socket.
+    authorize: proxy('identity', authorizeInFlight),
+  } satisfies Record<UpstreamName | PoolName, RequestHandler>;
   return [
     createResolveStage({ routes: deps.routes ?? ROUTES, publicBaseUrl }),
     createFailedAuthBudgetStage({ limiter: limiters.failedAuth, failOpen, rejections }),
@@ -91,6 +99,7 @@ function createStages(deps: GatewayDeps): Stage[] {
     createInFlightStage({ ...DEFAULT_IN_FLIGHT, ...deps.inFlight, rejections }),
     createMcpHandshakeStage({ limiter: limiters.mcpHandshake, body }),
     createAdmitStage({ limiters, failOpen, rejections }),
+    createAuthorizeBudgetStage({ limit: authorizeInFlight, rejections }),
     createUnroutedStage(),
     createDeprecationStage({ deprecations: deps.deprecations ?? DEPRECATIONS, publicBaseUrl }),
     createForwardStage({ sign: deps.sign, publicBaseUrl, proxies, body }),
@@ -132,6 +141,7 @@ export function createApp(deps: GatewayDeps): Express {
   });
   app.use(deps.docs);
   app.use(notFoundHandler(env));
+  app.use(closeRefusedBodies());
   app.use(errorHandler(logger, env));
   return app;
 }

@@ -2,6 +2,8 @@ import { LIMITS } from '@msa/contracts';
 import { DEFAULT_CONTENT_SIGNAL, formatContentSignal, parseContentSignal } from '@msa/docs';
 import { AddressLimitEnv, CommonEnv, DEFAULT_BODY_DEADLINE_MS, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
+import { DEFAULT_CONNECTIONS_PER_ADDRESS } from './connection-cap.js';
+import { DEFAULT_AUTHORIZE_IN_FLIGHT } from './stages/authorize-budget.js';
 import { DEFAULT_IN_FLIGHT } from './stages/in-flight.js';
 
 const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`);
@@ -45,6 +47,22 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .min(1)
     .default(DEFAULT_IN_FLIGHT.perAddress)
     .describe('Requests one client address (IPv6: its prefix) may have open at once without credentials, per gateway replica; past it 429 with Retry-After'),
+  AUTHORIZE_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_AUTHORIZE_IN_FLIGHT)
+    .describe(
+      'Requests to the authorization pages (/oauth/authorize, /oauth/consent/…, live and sandbox) in flight at once per gateway replica, whoever sends them, over a connection pool to identity of this size apart from the shared one; past it 429 with Retry-After. Identity may wait seconds there on a client metadata document, so token, keys and registration never queue behind them',
+    ),
+  CONNECTIONS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_CONNECTIONS_PER_ADDRESS)
+    .describe(
+      "Connections one peer address (IPv6: its IPV6_LIMIT_PREFIX) may hold open to a gateway replica at once; past it the new connection is answered 429 and closed. Counts the socket's address, not X-Forwarded-For: behind a proxy, keep it above the connections the proxy opens to one replica",
+    ),
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('How long a resolved API key is cached in process'),
   KEY_CACHE_STALE_MS: z.coerce
     .number()

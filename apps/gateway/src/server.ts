@@ -14,11 +14,12 @@ import {
 } from '@msa/service-kit';
 import { createRedis, pingRedis } from '@msa/service-kit/redis';
 import { createFailureLimiter, createWindowLimiter } from '@msa/service-kit/limits';
-import { createAdminApp, createApp, type UpstreamName } from './app.js';
+import { createAdminApp, createApp, type GatewayDeps, type UpstreamName } from './app.js';
 import { createKeyResolver } from './auth/key-resolver.js';
 import { createTokenVerifier } from './auth/token-verifier.js';
 import { createGrantStatus } from './auth/grant-status.js';
 import type { GatewayConfig } from './config.js';
+import { capConnectionsPerAddress } from './connection-cap.js';
 
 export interface GatewayServiceDeps {
   logger?: Logger;
@@ -48,6 +49,18 @@ function connectedWithin(redis: RedisClient, ms: number): Promise<void> {
 async function upstreamReady(name: string, url: string): Promise<void> {
   const res = await fetch(new URL('/readyz', url), { signal: AbortSignal.timeout(2_000) });
   if (!res.ok) throw new Error(`${name} is not ready (${res.status})`);
+}
+
+function createLimiters(config: GatewayConfig, redis: RedisClient): GatewayDeps['limiters'] {
+  const keyPrefix = `${config.REDIS_KEY_PREFIX}rl`;
+  // Per minute, in Redis across replicas; in memory per replica while Redis is away.
+  const limited = { redis, windowSeconds: 60, insurance: true };
+  return {
+    principal: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE }),
+    anonymous: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE }),
+    mcpHandshake: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:mcp-hs`, policy: 'mcp-handshake', points: config.RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE }),
+    failedAuth: createFailureLimiter({ ...limited, keyPrefix: `${keyPrefix}:auth-fail`, policy: 'failed-auth', points: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE }),
+  };
 }
 
 export async function startService(config: GatewayConfig, deps: GatewayServiceDeps = {}): Promise<RunningGateway> {
@@ -85,9 +98,6 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     // A revoked grant's tokens pass for at most 5 s (less with a shorter key cache TTL).
     grantActive: createGrantStatus({ identity, systemCtx, ttlMs: Math.min(config.KEY_CACHE_TTL_MS, 5_000) }),
   });
-  const keyPrefix = `${config.REDIS_KEY_PREFIX}rl`;
-  // Per minute, in Redis across replicas; in memory per replica while Redis is away.
-  const limited = { redis, windowSeconds: 60, insurance: true };
   const app = createApp({
     logger,
     metrics,
@@ -99,15 +109,11 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     clientBodyTimeoutMs: config.CLIENT_BODY_TIMEOUT_MS,
     bodyDeadlineMs: config.BODY_DEADLINE_MS,
     inFlight: { perPrincipal: config.IN_FLIGHT_PER_PRINCIPAL, perAddress: config.IN_FLIGHT_PER_ADDRESS },
+    authorizeInFlight: config.AUTHORIZE_IN_FLIGHT,
     sign,
     resolveKey: createKeyResolver({ identity, ttlMs: config.KEY_CACHE_TTL_MS, staleMs: config.KEY_CACHE_STALE_MS }),
     verifyToken,
-    limiters: {
-      principal: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE }),
-      anonymous: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE }),
-      mcpHandshake: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:mcp-hs`, policy: 'mcp-handshake', points: config.RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE }),
-      failedAuth: createFailureLimiter({ ...limited, keyPrefix: `${keyPrefix}:auth-fail`, policy: 'failed-auth', points: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE }),
-    },
+    limiters: createLimiters(config, redis),
     docs: createDocsRouter({
       publicBaseUrl: config.PUBLIC_BASE_URL,
       contentSignal: config.CONTENT_SIGNAL,
@@ -133,6 +139,12 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
   };
   const main = await listen(app, config.GATEWAY_PORT, { ...listenOptions, timeouts });
+  capConnectionsPerAddress(main.server, {
+    perAddress: config.CONNECTIONS_PER_ADDRESS,
+    ipv6Prefix: config.IPV6_LIMIT_PREFIX,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    refused: metrics.counter('gateway_connections_refused_total', 'Connections refused past CONNECTIONS_PER_ADDRESS'),
+  });
   const admin = await listen(createAdminApp(metrics, { publicBaseUrl: config.PUBLIC_BASE_URL, logger }), config.GATEWAY_ADMIN_PORT, listenOptions);
   return {
     url: main.url,

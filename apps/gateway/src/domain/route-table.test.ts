@@ -50,6 +50,16 @@ describe('route table', () => {
     expect(resolve('GET', '/metrics').kind).toBe('not_found');
   });
 
+  it('gives the authorization and consent pages, live and sandbox, the authorize pool and the token endpoint none', () => {
+    expect(resolve('GET', '/oauth/authorize')).toMatchObject({ route: { target: 'identity', pool: 'authorize' } });
+    expect(resolve('GET', '/oauth/consent/abc')).toMatchObject({ route: { target: 'identity', pool: 'authorize' } });
+    expect(resolve('POST', '/oauth/consent/abc')).toMatchObject({ route: { target: 'identity', pool: 'authorize' } });
+    for (const [method, path] of [['POST', '/oauth/token'], ['POST', '/v1/keys'], ['POST', '/oauth/register']] as const) {
+      expect(resolve(method, path)).toMatchObject({ kind: 'route', route: { target: 'identity' } });
+      expect(resolve(method, path)).not.toHaveProperty('route.pool');
+    }
+  });
+
   it('requires credentials with the right scope for shop requests', () => {
     expect(resolve('POST', '/v1/shop-requests')).toMatchObject({ route: { auth: 'required', scope: 'requests:write' } });
     expect(resolve('GET', '/v1/shop-requests/req_0123456789abcdef')).toMatchObject({

@@ -9,6 +9,18 @@ export type { Resolution } from './route-matcher.js';
 
 export type UpstreamName = Exclude<ServiceName, 'gateway' | 'intake-worker'>;
 
+/**
+ * A pool of connections apart from its service's shared one. `authorize`:
+ * the authorization pages, where identity may wait seconds on a client's
+ * metadata document; they get their own pool and in-flight budget
+ * (stages/authorize-budget.ts), so token, keys and registration never queue
+ * behind them.
+ */
+export type PoolName = 'authorize';
+
+/** The operations of the `authorize` pool. */
+const AUTHORIZE_POOL: ReadonlySet<string> = new Set<RouteId>(['authorize', 'consent']);
+
 /** `none`: credentials are not read; `open`: optional, used when given; `required`: 401 without. */
 export type AuthMode = 'none' | 'open' | 'required';
 
@@ -23,6 +35,8 @@ export interface RouteDef<Id extends string = OperationId> {
   target: UpstreamName | 'docs';
   auth: AuthMode;
   scope?: Scope;
+  /** Proxied over a pool of its own instead of its service's. */
+  pool?: PoolName;
 }
 
 /** The gateway's routes for a table: one per method, `{param}` written `:param`, in table order. */
@@ -35,6 +49,7 @@ export function buildRoutes<T extends OperationDef>(table: readonly T[]): RouteD
       target: op.service,
       auth: op.auth,
       ...(op.scope ? { scope: op.scope } : {}),
+      ...(AUTHORIZE_POOL.has(op.id) ? { pool: 'authorize' as const } : {}),
     })),
   );
 }

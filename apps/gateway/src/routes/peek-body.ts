@@ -2,13 +2,15 @@
 // service is taken while a client is still sending: a client trickling its
 // body one byte at a time would otherwise hold one of the pool's sockets for
 // as long as it kept trickling. The bytes are kept as they arrived and
-// written to the service unchanged by the proxy (service-proxy.ts).
+// handed to the proxy as a stream of their own (bodyStream), which it sends
+// unchanged once a socket to the service is free (service-proxy.ts).
 //
 // A body larger than the services accept (BOUNDS.bodyMaxBytes) is refused
 // with 413 when its Content-Length says so; a chunked one that grows past it
 // is streamed on from where the reading stopped, and the service refuses it
 // at once (413, or 415 for a type it does not take).
 import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
 import { appError } from '@msa/service-kit';
 import type { Request } from 'express';
 
@@ -31,9 +33,21 @@ export interface ReceiveOptions {
 
 type Tagged = IncomingMessage & { [PEEKED]?: Received };
 
-/** The bytes read by {@link receiveBody}, for the proxy to send on before the rest of the stream (if any). */
-export function peekedBody(req: IncomingMessage): Buffer | undefined {
-  return (req as Tagged)[PEEKED]?.bytes;
+/**
+ * The body {@link receiveBody} read, as the stream the proxy sends: its bytes,
+ * then the rest of the request when reading stopped at the size bound.
+ * Undefined when nothing was read, and the request itself is the body.
+ */
+export function bodyStream(req: IncomingMessage): Readable | undefined {
+  const received = (req as Tagged)[PEEKED];
+  if (!received) return undefined;
+  const stream = new PassThrough();
+  if (received.complete) stream.end(received.bytes);
+  else {
+    stream.write(received.bytes);
+    req.pipe(stream);
+  }
+  return stream;
 }
 
 function declaresBody(req: IncomingMessage): boolean {

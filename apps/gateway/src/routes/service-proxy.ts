@@ -3,24 +3,32 @@
 // error handler. Everything goes through the middleware's documented options
 // and `on` handlers:
 // - `agent`: keep-alive sockets; a new connection per request costs more
-//   than the whole proxy hop.
+//   than the whole proxy hop. Each proxy has a pool of its own, so a route
+//   that may wait on the outside world gets its own and cannot fill the
+//   pool every other route to that service shares.
 // - `timeout`: the client's socket may sit idle this long while its body is
 //   still arriving; past that, 408 and the connection closed.
 // - `proxyTimeout`: the connection to the service may sit idle this long;
 //   past that, 504 once the body was sent. While a body is still arriving
 //   the service has nothing to answer yet and every byte the client sends is
 //   forwarded at once, so silence there is the client's pause: 408 too.
-// - `proxyReq` writes a body the gateway already read (peek-body.ts) and
-//   stops the client's clock once the body is sent; `proxyRes` adds Vary and
-//   closes the service's answer when the client leaves before it was
-//   relayed; `error` answers 502, 504 or 408, or nothing when the service had
-//   already answered.
+// - a plugin hands a body the gateway already read (peek-body.ts) to
+//   http-proxy as its `buffer`, the stream it sends instead of the request,
+//   whenever a socket to the service becomes free. Writing it when the
+//   socket came (`proxyReq`) was too late once the pool was full: the
+//   request, read to its end, had ended the proxy's request already.
+// - `proxyReq` stops the client's clock once the body is sent; `proxyRes`
+//   adds Vary, closes the client's connection when the service answered
+//   before a large body arrived (refused-body.ts), and closes the service's
+//   answer when the client leaves before it was relayed; `error` answers
+//   502, 504 or 408, or nothing when the service had already answered.
 import http from 'node:http';
 import type { ServiceName } from '@msa/contracts';
 import { appError, type Logger, type Metrics } from '@msa/service-kit';
 import type { NextFunction, Request, RequestHandler } from 'express';
-import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
-import { peekedBody } from './peek-body.js';
+import { createProxyMiddleware, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
+import { bodyStream } from './peek-body.js';
+import { closesConnection } from './refused-body.js';
 
 export interface ServiceProxyOptions {
   service: ServiceName;
@@ -31,7 +39,12 @@ export interface ServiceProxyOptions {
   clientBodyTimeoutMs: number;
   logger: Logger;
   upstreamErrors: ReturnType<Metrics['counter']>;
+  /** Connections to the service at once; more requests wait in the pool (default {@link DEFAULT_UPSTREAM_SOCKETS}). */
+  maxSockets?: number;
 }
+
+/** The connections one proxy holds to its service at most. */
+export const DEFAULT_UPSTREAM_SOCKETS = 256;
 
 const FORWARDING = Symbol('forwarding');
 
@@ -93,7 +106,7 @@ function onUpstreamResponse(this: http.ClientRequest) {
   // sending, and a reset can discard the answer unread.
   if (!req.complete) {
     onBodySent.call(req);
-    req.unpipe(this);
+    req.unpipe();
     req.resume();
   }
 }
@@ -104,11 +117,6 @@ function onProxyReq(proxyReq: http.ClientRequest, req: http.IncomingMessage) {
   (proxyReq as Tagged<http.ClientRequest>)[FORWARDING] = forwarding;
   proxyReq.once('timeout', onUpstreamTimeout);
   proxyReq.once('response', onUpstreamResponse);
-  // A body the gateway read to classify it: the stream has ended, so the
-  // proxy's pipe only ends proxyReq; the bytes go here, unchanged, under the
-  // client's own Content-Length.
-  const peeked = peekedBody(req);
-  if (peeked) proxyReq.write(peeked);
   if (req.complete) onBodySent.call(req);
   else req.on('timeout', onClientTimeout).once('end', onBodySent);
 }
@@ -119,15 +127,32 @@ function onProxyRes(proxyRes: http.IncomingMessage, req: http.IncomingMessage, r
   const vary = proxyRes.headers.vary;
   proxyRes.headers.vary = vary ? `${vary}, Authorization, X-API-Key` : 'Authorization, X-API-Key';
   forwardingOf(req)!.upstreamRes = proxyRes;
+  if (closesConnection(req)) proxyRes.headers.connection = 'close';
   res.once('close', onClientClose);
 }
+
+interface PassHook {
+  before(type: 'web', pass: 'stream', run: (req: http.IncomingMessage, res: http.ServerResponse, options: { buffer?: NodeJS.ReadableStream }) => void): void;
+}
+
+/**
+ * Sends a body the gateway read as http-proxy's `buffer`, set per request
+ * through http-proxy's `before` hook on its passes (public, though its type
+ * declarations leave it out): the options it gets are this request's copy.
+ */
+const readBodyPlugin: Plugin = (proxyServer) => {
+  (proxyServer as unknown as PassHook).before('web', 'stream', (req, _res, options) => {
+    const body = bodyStream(req);
+    if (body) options.buffer = body;
+  });
+};
 
 /**
  * An express handler that proxies to `target`. The route table decides what
  * reaches it, so it forwards every request it is given.
  */
 export function createServiceProxy(options: ServiceProxyOptions): RequestHandler {
-  const { service, target, timeoutMs, clientBodyTimeoutMs, logger, upstreamErrors } = options;
+  const { service, target, timeoutMs, clientBodyTimeoutMs, logger, upstreamErrors, maxSockets = DEFAULT_UPSTREAM_SOCKETS } = options;
 
   function onError(err: Error, req: http.IncomingMessage) {
     const forwarding = forwardingOf(req);
@@ -158,7 +183,7 @@ export function createServiceProxy(options: ServiceProxyOptions): RequestHandler
 
   const proxy = createProxyMiddleware({
     target,
-    agent: new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 }),
+    agent: new http.Agent({ keepAlive: true, maxSockets, keepAliveMsecs: 10_000 }),
     changeOrigin: true,
     // The forward stage writes X-Forwarded-*, from the addresses express trusts.
     xfwd: false,
@@ -169,7 +194,7 @@ export function createServiceProxy(options: ServiceProxyOptions): RequestHandler
     // a URL per answer for a log line we do not write, and the error and
     // close handling of the others is ours.
     ejectPlugins: true,
-    plugins: [proxyEventsPlugin],
+    plugins: [proxyEventsPlugin, readBodyPlugin],
     on: { proxyReq: onProxyReq, proxyRes: onProxyRes, error: onError },
   });
 

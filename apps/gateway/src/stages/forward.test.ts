@@ -4,13 +4,13 @@ import { TEST_INTERNAL_SECRET } from '@msa/test-kit';
 import type { Request, RequestHandler } from 'express';
 import { describe, expect, it } from 'vitest';
 import { BASE, buildExchange, buildPrincipal, buildRoute } from '../../test/build-exchange.js';
-import type { UpstreamName } from '../domain/route-table.js';
+import type { PoolName, UpstreamName } from '../domain/route-table.js';
 import { createForwardStage } from './forward.js';
 
 function forwardWith() {
   const proxied: Request[] = [];
   const proxy: RequestHandler = (req) => void proxied.push(req);
-  const proxies = { catalog: proxy, shops: proxy, requests: proxy, identity: proxy, mcp: proxy } satisfies Record<UpstreamName, RequestHandler>;
+  const proxies = { catalog: proxy, shops: proxy, requests: proxy, identity: proxy, mcp: proxy, authorize: proxy } satisfies Record<UpstreamName | PoolName, RequestHandler>;
   return { proxied, forward: createForwardStage({ sign: createInternalSigner(TEST_INTERNAL_SECRET), publicBaseUrl: BASE, proxies, body: { maxBytes: 100 * 1024, idleMs: 1_000, deadlineMs: 1_000 } }) };
 }
 

@@ -5,18 +5,19 @@
 // service), the request id and the trace in their own headers, and the
 // X-Forwarded-* headers the gateway vouches for. A body is received in full
 // first (routes/peek-body.ts), so a client still sending holds no connection
-// to the service.
+// to the service. A route with a pool of its own goes through that pool's
+// proxy.
 import { INTERNAL_AUTH_HEADER, INTERNAL_HEADERS, type InternalSigner } from '@msa/contracts';
 import type { RequestHandler } from 'express';
-import type { UpstreamName } from '../domain/route-table.js';
+import type { PoolName, UpstreamName } from '../domain/route-table.js';
 import { awaitsBody, receiveBody, type ReceiveOptions } from '../routes/peek-body.js';
 import type { Stage } from './exchange.js';
 
 export interface ForwardOptions {
   sign: InternalSigner;
   publicBaseUrl: string;
-  /** One proxy per service (routes/service-proxy.ts). */
-  proxies: Record<UpstreamName, RequestHandler>;
+  /** One proxy per service, and one per pool of the route table (routes/service-proxy.ts). */
+  proxies: Record<UpstreamName | PoolName, RequestHandler>;
   /** How a body is received before it is proxied (its bound, the client's pauses and the deadline). */
   body: ReceiveOptions;
 }
@@ -55,7 +56,7 @@ export function createForwardStage({ sign, publicBaseUrl, proxies, body }: Forwa
     headers['x-forwarded-for'] = x.ip;
     if (forwardedPrefix) headers['x-forwarded-prefix'] = forwardedPrefix;
     else delete headers['x-forwarded-prefix'];
-    const proxy = proxies[route.target];
+    const proxy = proxies[route.pool ?? route.target];
     if (!awaitsBody(req)) return void proxy(req, res, x.next);
     return receiveBody(req, body).then(() => void proxy(req, res, x.next));
   };
