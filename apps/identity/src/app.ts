@@ -1,6 +1,6 @@
 import { LIMITS } from '@msa/contracts';
 import { createServiceApp, finishServiceApp, limitKeyOfAddress, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
-import { createBackoffLimiter, createWindowLimiter } from '@msa/service-kit/limits';
+import { createBackoffLimiter, createDailyQuota, createWindowLimiter } from '@msa/service-kit/limits';
 import { createAddressPolicy } from '@msa/service-kit/public-fetch';
 import type { Express } from 'express';
 import { createReplaySeal } from './domain/replay-seal.js';
@@ -17,6 +17,7 @@ import { createCredentialStore } from './store/credential-store.js';
 import { authorizeRoutes } from './oauth/authorize-routes.js';
 import { createClientMetadataResolver, type ClientMetadataLimits } from './oauth/client-metadata.js';
 import { createClientDirectory } from './oauth/clients.js';
+import { CONSENT_DEFAULTS, type ConsentLimits } from './oauth/consent-limits.js';
 import type { ConsentMailer } from './oauth/consent-mail.js';
 import { createOAuthStore } from './oauth/oauth-store.js';
 import { createTokenGrants } from './oauth/token-grants.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   verifiedClientHosts?: readonly string[];
   /** IPV6_LIMIT_PREFIX: per-address limits count an IPv6 client by this prefix length (default 64). */
   ipv6LimitPrefix?: number;
+  /** The CONSENT_* counts of people and codes; defaults where left out. */
+  consentLimits?: Partial<ConsentLimits>;
 }
 
 export function createApp(appDeps: AppDeps): Express {
@@ -66,6 +69,8 @@ export function createApp(appDeps: AppDeps): Express {
   const addressKey = (ip: string) => limitKeyOfAddress(ip, { ipv6Prefix: appDeps.ipv6LimitPrefix });
   const hourly = (name: string, points: number) =>
     createWindowLimiter({ redis, keyPrefix: `${keyPrefix}${name}`, policy: name, points, windowSeconds: 3600 });
+  const daily = (name: string, points: number) => createDailyQuota({ redis, keyPrefix: `${keyPrefix}quota:${name}`, policy: `${name}-day`, points });
+  const consent = { ...CONSENT_DEFAULTS, ...appDeps.consentLimits };
   const deps: RouteDeps = {
     oauth,
     grants: createTokenGrants({ store: oauth, tokenKeys, publicBaseUrl }),
@@ -118,8 +123,11 @@ export function createApp(appDeps: AppDeps): Express {
       store: oauth,
       clients,
       mailer: appDeps.consentMailer,
-      mailsPerAddress: hourly('consent-mail-address', LIMITS.consentMailsPerAddressPerHour),
+      mailsPerAddress: hourly('consent-mail-address', consent.codesPerAddressPerHour),
+      mailsPerAddressPerDay: daily('consent-codes', consent.codesPerAddressPerDay),
       mailsPerIp: hourly('consent-mail-ip', LIMITS.consentMailsPerIpPerHour),
+      peoplePerIp: daily('consent-principals', consent.principalsPerAddressPerDay),
+      wrongCodesPerAddressPerDay: consent.wrongCodesPerAddressPerDay,
       addressKey,
       publicBaseUrl,
       logger,

@@ -34,6 +34,17 @@ describe('IdentityEnv', () => {
     expect(listed.OAUTH_VERIFIED_CLIENT_HOSTS).toEqual(['claude.ai', 'vscode.dev']);
   });
 
+  it('counts 10 new people per client address, 10 codes and 15 wrong codes per mailbox a day unless told otherwise', () => {
+    const base = { INTERNAL_AUTH_SECRET: SECRET, TOKEN_SIGNING_KEY: testEcKeyPair().privateKeyPem, TOKEN_SIGNING_KID: 'k1' };
+
+    const defaults = loadConfig(IdentityEnv, base);
+    const tuned = loadConfig(IdentityEnv, { ...base, CONSENT_PRINCIPALS_PER_ADDRESS_PER_DAY: '3', CONSENT_CODES_PER_ADDRESS_PER_DAY: '4', CONSENT_WRONG_CODES_PER_ADDRESS_PER_DAY: '5' });
+
+    expect(defaults).toMatchObject({ CONSENT_PRINCIPALS_PER_ADDRESS_PER_DAY: 10, CONSENT_CODES_PER_ADDRESS_PER_DAY: 10, CONSENT_WRONG_CODES_PER_ADDRESS_PER_DAY: 15 });
+    expect(tuned).toMatchObject({ CONSENT_PRINCIPALS_PER_ADDRESS_PER_DAY: 3, CONSENT_CODES_PER_ADDRESS_PER_DAY: 4, CONSENT_WRONG_CODES_PER_ADDRESS_PER_DAY: 5 });
+    expect(() => loadConfig(IdentityEnv, { ...base, CONSENT_CODES_PER_ADDRESS_PER_DAY: '0' })).toThrow(/CONSENT_CODES_PER_ADDRESS_PER_DAY/);
+  });
+
   it('names a missing signing key and kid', () => {
     expect(() => loadConfig(IdentityEnv, { INTERNAL_AUTH_SECRET: SECRET })).toThrow(/TOKEN_SIGNING_KEY[\s\S]*TOKEN_SIGNING_KID/);
   });

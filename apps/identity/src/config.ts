@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
 import { METADATA_DEFAULTS } from './oauth/client-metadata.js';
+import { CONSENT_DEFAULTS } from './oauth/consent-limits.js';
 
 /** .env files often hold a PEM on one line with literal `\n` sequences. */
 export function normalizePem(value: string): string {
@@ -82,6 +83,26 @@ export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
     .describe(
       'Comma-separated host names whose Client ID Metadata Documents are verified clients: only their errors before consent are redirected to their redirect_uri (every other client gets an error page here), and their hosts skip the per-host URL cap',
     ),
+  CONSENT_PRINCIPALS_PER_ADDRESS_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(CONSENT_DEFAULTS.principalsPerAddressPerDay)
+    .describe(
+      'Distinct people (mailboxes) the consent page sends a code to from one client address (IPv6 by IPV6_LIMIT_PREFIX) per UTC day; a person already counted that day goes on, a new one is refused before any e-mail',
+    ),
+  CONSENT_CODES_PER_ADDRESS_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(CONSENT_DEFAULTS.codesPerAddressPerDay)
+    .describe('Consent code e-mails to one mailbox per UTC day (+tags, case and Gmail dots ignored), beside the 5 an hour'),
+  CONSENT_WRONG_CODES_PER_ADDRESS_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(CONSENT_DEFAULTS.wrongCodesPerAddressPerDay)
+    .describe('Wrong consent codes entered for one mailbox per UTC day before confirming it is locked until 00:00 UTC, across every consent page and code'),
   TOKEN_VERIFY_KEYS: VerifyKeys.default([]).describe(
     'JSON array of `{kid, publicKeyPem}`: earlier signing keys still published in the JWKS while their tokens live',
   ),

@@ -57,6 +57,11 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
     metrics,
     idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
     ipv6LimitPrefix: config.IPV6_LIMIT_PREFIX,
+    consentLimits: {
+      principalsPerAddressPerDay: config.CONSENT_PRINCIPALS_PER_ADDRESS_PER_DAY,
+      codesPerAddressPerDay: config.CONSENT_CODES_PER_ADDRESS_PER_DAY,
+      wrongCodesPerAddressPerDay: config.CONSENT_WRONG_CODES_PER_ADDRESS_PER_DAY,
+    },
   });
   let ports;
   try {

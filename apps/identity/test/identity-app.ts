@@ -10,6 +10,7 @@ import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../src/app.js';
 import type { ClientMetadataLimits } from '../src/oauth/client-metadata.js';
+import type { ConsentLimits } from '../src/oauth/consent-limits.js';
 import { createTokenKeys, type TokenKeys } from '../src/domain/token-keys.js';
 import { createConsentMailer } from '../src/oauth/consent-mail.js';
 
@@ -36,6 +37,8 @@ export interface IdentityOptions {
   /** Caps on metadata document fetches; a 1 s timeout unless given. */
   clientMetadataLimits?: Partial<ClientMetadataLimits>;
   verifiedClientHosts?: string[];
+  /** The consent page's counts of people and codes; the defaults unless given. */
+  consentLimits?: Partial<ConsentLimits>;
 }
 
 export async function startIdentity(name: string, opts: IdentityOptions = {}): Promise<IdentityHarness> {
@@ -54,6 +57,7 @@ export async function startIdentity(name: string, opts: IdentityOptions = {}): P
     clientMetadataAllowPrivate: opts.clientMetadataAllowPrivate ?? true,
     clientMetadataLimits: { fetchTimeoutMs: 1_000, ...opts.clientMetadataLimits },
     ...(opts.verifiedClientHosts ? { verifiedClientHosts: opts.verifiedClientHosts } : {}),
+    ...(opts.consentLimits ? { consentLimits: opts.consentLimits } : {}),
     logger: opts.logger ?? testLogger('identity'),
     redis: redis.redis,
     keyPrefix: redis.prefix,

@@ -12,8 +12,8 @@
 // cookie) and every form carries a CSRF token.
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { LIMITS, type Scope } from '@msa/contracts';
-import { appError, methodNotAllowed, type Logger } from '@msa/service-kit';
-import type { WindowLimiter } from '@msa/service-kit/limits';
+import { appError, mailboxKey, methodNotAllowed, type Logger } from '@msa/service-kit';
+import { secondsUntilUtcMidnight, type ConsumeResult, type DailyQuota, type WindowLimiter } from '@msa/service-kit/limits';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { issuerFor } from '../domain/access-token.js';
@@ -21,7 +21,8 @@ import { audienceFor } from '../domain/resource-indicator.js';
 import { narrowScopes } from '../domain/scopes.js';
 import type { ClientDirectory } from './clients.js';
 import type { ConsentMailer } from './consent-mail.js';
-import { languageOf, renderConsentPage, renderErrorPage, renderTooManyPage, type ConsentView, type Lang, type PageProblem } from './consent-page.js';
+import { approvalTarget } from './approval-target.js';
+import { languageOf, renderConsentPage, renderErrorPage, renderTooManyPage, type ConsentView, type Lang, type PageProblem, type TooMany } from './consent-page.js';
 import { isS256Challenge } from './pkce.js';
 import { digest, type AuthorizationRequest, type Interaction, type OAuthStore } from './oauth-store.js';
 import { formActionSource, matchRedirectUri } from './redirect-uris.js';
@@ -31,9 +32,16 @@ export interface AuthorizeDeps {
   store: OAuthStore;
   clients: ClientDirectory;
   mailer: ConsentMailer;
+  /** Code e-mails per mailbox an hour and per UTC day. */
   mailsPerAddress: WindowLimiter;
+  mailsPerAddressPerDay: DailyQuota;
+  /** Code e-mails a client address asks for an hour. */
   mailsPerIp: WindowLimiter;
-  /** The key mailsPerIp counts a client address under (IPv6 by prefix). */
+  /** Distinct people (mailboxes) a client address asks codes for per UTC day. */
+  peoplePerIp: DailyQuota;
+  /** Wrong codes per mailbox and UTC day before confirming it is locked. */
+  wrongCodesPerAddressPerDay: number;
+  /** The key per-address limits count a client address under (IPv6 by prefix). */
   addressKey: (ip: string) => string;
   publicBaseUrl: string;
   logger: Logger;
@@ -185,6 +193,7 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
         client_id: client.client_id,
         client_name: client.client_name,
         ...(client.host ? { client_host: client.host } : {}),
+        client_verified: client.verified,
         redirect_uri: redirectUri,
         redirect_uri_sent: requestedRedirect !== undefined,
         ...(state !== undefined ? { state } : {}),
@@ -226,6 +235,8 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
       csrf: interaction.csrf,
       clientName: r.client_name,
       clientHost: r.client_host,
+      selfDeclared: !r.client_verified,
+      approvalTarget: approvalTarget(r.redirect_uri),
       scopes: r.scopes as Scope[],
       sandboxOnly: r.sandbox,
       step: interaction.step,
@@ -267,9 +278,9 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
         return finish(res, interaction, { error: 'access_denied', error_description: 'The person denied access.' });
       }
       if (decision === 'restart') {
+        // The code's tries stay counted under its digest: a restart gives a guess in flight nothing back.
         const reset: Interaction = { request: interaction.request, browser: interaction.browser, csrf: interaction.csrf, step: 'email', attempts: 0 };
         await deps.store.updateInteraction(id, reset);
-        await deps.store.resetTries(id);
         return res.redirect(303, consentUrl(interaction.request.sandbox, id, lang));
       }
       if (interaction.step === 'email') return sendCode(req, res, id, interaction, lang, first(body.email));
@@ -278,18 +289,43 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
     })
     .all(methodNotAllowed(env, ['GET', 'POST']));
 
+  function tooMany(res: Response, interaction: Interaction, id: string, lang: Lang, reason: TooMany, retryAfterSeconds: number) {
+    const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+    res.setHeader('Retry-After', String(retryAfter));
+    sendPage(res, 429, renderTooManyPage(lang, reason, retryAfter, consentUrl(interaction.request.sandbox, id, lang === 'de' ? 'en' : 'de')));
+  }
+
+  /**
+   * Sends a code only when every count allows it, checked in this order so
+   * that a refusal spends nothing it need not: the sender's own hourly
+   * allowance first (a sender past it spends no one else's), then the
+   * mailbox's lock after wrong codes, the new people of the sender's address
+   * today, and last the mailbox's codes this hour and today. Every count is
+   * of the mailbox (`mailboxKey`), so `+tag` spellings share one; the e-mail
+   * goes to the address as typed. The page says the same whether or not the
+   * address is known anywhere.
+   */
   async function sendCode(req: Request, res: Response, id: string, interaction: Interaction, lang: Lang, email: string | undefined) {
     const parsed = ConsentEmail.safeParse(email?.trim());
     if (!parsed.success) return show(res, 422, id, interaction, lang, { error: 'invalid_email', email });
     const address = parsed.data;
-    // Both limits count every attempt; the page says the same whether or not the address is known anywhere.
-    const [byIp, byAddress] = await Promise.all([deps.mailsPerIp.consume(deps.addressKey(req.ctx.ip)), deps.mailsPerAddress.consume(digest(address.toLowerCase()))]);
-    const refused = [byIp, byAddress].find((r) => !r.allowed);
-    if (refused) {
-      const retryAfter = Math.max(1, Math.ceil(refused.state.resetSeconds));
-      res.setHeader('Retry-After', String(retryAfter));
-      return sendPage(res, 429, renderTooManyPage(lang, retryAfter, consentUrl(interaction.request.sandbox, id, lang === 'de' ? 'en' : 'de')));
+    const mailbox = digest(mailboxKey(address));
+    const sender = deps.addressKey(req.ctx.ip);
+    const refused = (reason: TooMany, result: Pick<ConsumeResult, 'state'>) => tooMany(res, interaction, id, lang, reason, result.state.resetSeconds);
+
+    const byIp = await deps.mailsPerIp.consume(sender);
+    if (!byIp.allowed) return refused('codes', byIp);
+    if ((await deps.store.wrongCodes(mailbox)) >= deps.wrongCodesPerAddressPerDay) {
+      return tooMany(res, interaction, id, lang, 'locked', secondsUntilUtcMidnight());
     }
+    // A person already counted today from this address goes on; the unit is the mailbox.
+    const person = await deps.peoplePerIp.reserve(sender, new Date(), mailbox.slice(0, 32));
+    if (!person.allowed) return refused('people', person);
+    const byAddress = await deps.mailsPerAddress.consume(mailbox);
+    if (!byAddress.allowed) return refused('codes', byAddress);
+    const today = await deps.mailsPerAddressPerDay.reserve(mailbox);
+    if (!today.allowed) return refused('codes_today', today);
+
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const next: Interaction = {
       ...interaction,
@@ -300,13 +336,15 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
       attempts: 0,
     };
     await deps.store.updateInteraction(id, next);
-    await deps.store.resetTries(id);
+    const r = interaction.request;
     await deps.mailer.send({
       to: address,
       code,
       lang,
-      clientName: interaction.request.client_name,
-      clientHost: interaction.request.client_host,
+      clientName: r.client_name,
+      clientHost: r.client_host,
+      clientNameSelfDeclared: !r.client_verified,
+      approvalTarget: approvalTarget(r.redirect_uri),
       trace: { request_id: req.ctx.request_id },
     });
     req.log.info({ interaction: id.slice(0, 6) }, 'consent code sent');
@@ -316,21 +354,28 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
   async function approve(req: Request, res: Response, id: string, interaction: Interaction, lang: Lang, code: string | undefined, mode: string | undefined) {
     const chosen = interaction.request.sandbox ? 'sandbox' : mode;
     if (chosen !== 'live' && chosen !== 'sandbox') return show(res, 422, id, interaction, lang, { error: 'choose_mode' });
+    const { code_digest: codeDigest, code_expires_at: expiresAt, email } = interaction;
+    if (!codeDigest || !expiresAt || !email || Date.now() > expiresAt) return show(res, 422, id, interaction, lang, { error: 'code_expired' });
     // Every try counts, atomically, before the code is compared: parallel guesses cannot share one count.
-    const tries = await deps.store.countTry(id);
-    const expired = !interaction.code_digest || !interaction.code_expires_at || Date.now() > interaction.code_expires_at;
-    if (expired || tries > LIMITS.consentCodeAttempts) return show(res, 422, id, interaction, lang, { error: 'code_expired' });
+    const tries = await deps.store.countCodeTry(codeDigest, expiresAt);
+    if (tries > LIMITS.consentCodeAttempts) return show(res, 422, id, interaction, lang, { error: 'code_expired' });
+    // The mailbox's count of the day too, across every page and code; a right code is given back below.
+    const mailbox = digest(mailboxKey(email));
+    const wrongToday = await deps.store.countMailboxTry(mailbox);
+    if (wrongToday > deps.wrongCodesPerAddressPerDay) return tooMany(res, interaction, id, lang, 'locked', secondsUntilUtcMidnight());
     const presented = /^\d{6}$/.test(code?.trim() ?? '') ? digest(`${id}:${code!.trim()}`) : '';
-    if (!sameSecret(presented.padEnd(64, '0'), interaction.code_digest!)) {
+    if (!sameSecret(presented.padEnd(64, '0'), codeDigest)) {
+      if (wrongToday >= deps.wrongCodesPerAddressPerDay) return tooMany(res, interaction, id, lang, 'locked', secondsUntilUtcMidnight());
       const left = LIMITS.consentCodeAttempts - tries;
       return show(res, 422, id, interaction, lang, left > 0 ? { error: 'wrong_code', attemptsLeft: left } : { error: 'code_expired' });
     }
+    await deps.store.forgiveTry(mailbox);
     // One approval per page, even when the form is sent twice at once.
     if (!(await deps.store.claimInteraction(id))) return errorPage(res, lang, 404, 'expired');
     const authorizationCode = randomBytes(32).toString('base64url');
     await deps.store.saveCode(authorizationCode, {
       request: interaction.request,
-      approval: { email: interaction.email!, mode: chosen },
+      approval: { email, mode: chosen },
       grant_id: `g${randomBase62(24)}`,
     });
     req.log.info({ clientId: interaction.request.client_id, mode: chosen, sandbox: interaction.request.sandbox }, 'authorization approved');

@@ -1,7 +1,7 @@
 // The producer side of the `mail` queue for the consent page's one-time code:
 // the intake worker sends it through the same SMTP transport as every other
 // e-mail. The address and the code travel sealed.
-import { LIMITS, MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE, type ConsentCodeMailJob, type ConsentLanguage, type RequestTrace } from '@msa/contracts';
+import { LIMITS, MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE, type ApprovalTarget, type ConsentCodeMailJob, type ConsentLanguage, type RequestTrace } from '@msa/contracts';
 import { createSealedText, type Logger, type RedisClient } from '@msa/service-kit';
 import { throttledLog } from '@msa/service-kit/redis';
 import { Queue } from 'bullmq';
@@ -12,6 +12,10 @@ export interface ConsentCodeMail {
   lang: ConsentLanguage;
   clientName: string;
   clientHost?: string | undefined;
+  /** The name is only what the client declared; the e-mail says so. */
+  clientNameSelfDeclared: boolean;
+  /** Where the approval goes, named in the e-mail beside the client's name. */
+  approvalTarget: ApprovalTarget;
   trace: RequestTrace;
 }
 
@@ -55,6 +59,8 @@ export function createConsentMailer({ connection, prefix, internalAuthSecret, lo
         lang: mail.lang,
         client_name: mail.clientName,
         ...(mail.clientHost ? { client_host: mail.clientHost } : {}),
+        approval_target: mail.approvalTarget,
+        client_name_self_declared: mail.clientNameSelfDeclared,
         expires_in_minutes: LIMITS.consentCodeLifetimeSeconds / 60,
         request_trace: mail.trace,
       };

@@ -2,7 +2,12 @@
 // German and English. Its forms are what browsers, password managers and
 // assistive technology understand: `email`, `code` (one-time-code) and `mode`
 // fields with labels, and a `decision` submit button.
-import { LIMITS, SERVICE_FACTS, type ConsentLanguage, type Scope } from '@msa/contracts';
+//
+// The client's name is whatever the client declared, so the page marks it as
+// such unless the operator verified the client, and names where the approval
+// goes (the redirect's host, or the app on the person's device): a client
+// called "Claude" whose codes land on evil.example says so here.
+import { LIMITS, SERVICE_FACTS, type ApprovalTarget, type ConsentLanguage, type Scope } from '@msa/contracts';
 
 export type Lang = ConsentLanguage;
 
@@ -11,7 +16,11 @@ const TEXT = {
     htmlLang: 'de',
     title: 'Zugriff erlauben',
     switchTo: 'English',
-    asks: (client: string) => `<strong>${client}</strong> möchte in Ihrem Namen die Merch-Shop-API nutzen.`,
+    asks: (client: string) => `${client} möchte in Ihrem Namen die Merch-Shop-API nutzen.`,
+    selfDeclared: 'selbst angegeben, nicht geprüft',
+    goesTo: 'Die Freigabe geht an:',
+    target: (t: ApprovalTarget) =>
+      t.kind === 'host' ? t.value : t.kind === 'device' ? `eine Anwendung auf Ihrem eigenen Gerät (${t.value})` : `die App, die Links mit „${t.value}:“ öffnet`,
     from: 'Anwendung von',
     wants: 'Erbeten wird:',
     scopes: {
@@ -41,8 +50,16 @@ const TEXT = {
     chooseMode: 'Bitte wählen Sie Live oder Sandbox.',
     footer: 'Sie können diesen Zugriff jederzeit in Ihrer Anwendung widerrufen. Ohne Ihre Zustimmung erhält die Anwendung nichts.',
     errorTitle: 'Das hat nicht geklappt',
-    tooMany: 'Zu viele Codes in kurzer Zeit. Bitte warten Sie etwas und versuchen Sie es dann erneut.',
-    retryAfter: (minutes: number) => `Versuchen Sie es in etwa ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} wieder.`,
+    tooMany: {
+      codes: 'Zu viele Codes in kurzer Zeit. Bitte warten Sie etwas und versuchen Sie es dann erneut.',
+      codes_today: 'Für diese Adresse wurden heute schon zu viele Codes angefordert.',
+      locked: 'Für diese Adresse wurde heute zu oft ein falscher Code eingegeben. Zu Ihrem Schutz ist die Bestätigung bis zum Ende des Tages (UTC) gesperrt.',
+      people: 'Von Ihrer Internetadresse aus haben sich heute schon zu viele verschiedene Personen angemeldet.',
+    },
+    retryAfter: (minutes: number) =>
+      minutes <= 90
+        ? `Versuchen Sie es in etwa ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} wieder.`
+        : `Versuchen Sie es in etwa ${Math.round(minutes / 60)} Stunden wieder.`,
     back: 'Zurück zur Anwendung und neu beginnen.',
     problems: {
       unknown_client: 'Diese Anwendung ist uns nicht bekannt (client_id).',
@@ -58,7 +75,10 @@ const TEXT = {
     htmlLang: 'en',
     title: 'Allow access',
     switchTo: 'Deutsch',
-    asks: (client: string) => `<strong>${client}</strong> wants to use the Merch-Shop API on your behalf.`,
+    asks: (client: string) => `${client} wants to use the Merch-Shop API on your behalf.`,
+    selfDeclared: 'self-declared, not verified',
+    goesTo: 'The approval goes to:',
+    target: (t: ApprovalTarget) => (t.kind === 'host' ? t.value : t.kind === 'device' ? `an app on your own device (${t.value})` : `the app that opens “${t.value}:” links`),
     from: 'App published by',
     wants: 'It asks to:',
     scopes: {
@@ -87,8 +107,14 @@ const TEXT = {
     chooseMode: 'Please choose live or sandbox.',
     footer: 'You can revoke this access in your app at any time. Without your approval the app gets nothing.',
     errorTitle: 'That did not work',
-    tooMany: 'Too many codes in a short time. Please wait a little and try again.',
-    retryAfter: (minutes: number) => `Try again in about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    tooMany: {
+      codes: 'Too many codes in a short time. Please wait a little and try again.',
+      codes_today: 'Too many codes were asked for this address today.',
+      locked: 'A wrong code was entered for this address too often today. To protect it, confirming it is locked until the end of the day (UTC).',
+      people: 'Too many different people have signed in from your internet address today.',
+    },
+    retryAfter: (minutes: number) =>
+      minutes <= 90 ? `Try again in about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.` : `Try again in about ${Math.round(minutes / 60)} hours.`,
     back: 'Go back to your app and start again.',
     problems: {
       unknown_client: 'This app is not known here (client_id).',
@@ -104,6 +130,23 @@ const TEXT = {
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Longer client names are cut: the page names the client, it does not carry its prose. */
+const CLIENT_NAME_MAX = 80;
+
+/**
+ * A name the client declared, as one line of text: control characters and
+ * direction overrides (which could show `elpmaxe.live` as `evil.example`)
+ * become spaces, and it is cut short. Escaped where it is written.
+ */
+export function displayName(value: string): string {
+  const text = value
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length <= CLIENT_NAME_MAX ? text : `${text.slice(0, CLIENT_NAME_MAX - 1).trimEnd()}…`;
 }
 
 /** `Accept-Language`'s first German or English range; German otherwise, as the customers are in Germany and Austria. */
@@ -186,6 +229,9 @@ export interface ConsentView {
   csrf: string;
   clientName: string;
   clientHost?: string | undefined;
+  /** The client's name is only what it declared (it registered itself, or hosts its own document). */
+  selfDeclared: boolean;
+  approvalTarget: ApprovalTarget;
   scopes: Scope[];
   sandboxOnly: boolean;
   step: 'email' | 'code';
@@ -212,7 +258,11 @@ function errorLine(view: ConsentView): string {
 
 export function renderConsentPage(view: ConsentView): string {
   const t = TEXT[view.lang];
-  const who = `<p>${t.asks(escapeHtml(view.clientName))}</p>${view.clientHost ? `<p class="muted">${t.from} <strong>${escapeHtml(view.clientHost)}</strong></p>` : ''}`;
+  const declared = view.selfDeclared ? ` <span class="muted">(${t.selfDeclared})</span>` : '';
+  const who =
+    `<p>${t.asks(`<strong>${escapeHtml(displayName(view.clientName) || '–')}</strong>${declared}`)}</p>` +
+    (view.clientHost ? `<p class="muted">${t.from} <strong>${escapeHtml(view.clientHost)}</strong></p>` : '') +
+    `<p>${t.goesTo} <strong>${escapeHtml(t.target(view.approvalTarget))}</strong></p>`;
   const what = `<p>${t.wants}</p><ul>${view.scopes.map((s) => `<li>${escapeHtml(t.scopes[s])}</li>`).join('')}</ul>`;
   const hidden = `<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}"><input type="hidden" name="lang" value="${view.lang}">`;
   const describedBy = view.error ? ' aria-describedby="form-error" aria-invalid="true"' : '';
@@ -264,8 +314,15 @@ export function renderErrorPage(lang: Lang, problem: PageProblem, detail?: strin
   return layout(lang, t.errorTitle, `<div class="card"><p class="error">${escapeHtml(t.problems[problem])}</p>${technical}<p>${t.back}</p></div>`);
 }
 
-export function renderTooManyPage(lang: Lang, retryAfterSeconds: number, switchHref?: string): string {
+/**
+ * Why no code is sent or taken: too many codes this hour (`codes`) or today
+ * (`codes_today`) for the address, its confirmation locked after wrong codes
+ * (`locked`), or too many new people from the caller's address today (`people`).
+ */
+export type TooMany = keyof (typeof TEXT)['en']['tooMany'];
+
+export function renderTooManyPage(lang: Lang, reason: TooMany, retryAfterSeconds: number, switchHref?: string): string {
   const t = TEXT[lang];
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return layout(lang, t.errorTitle, `<div class="card"><p class="error">${t.tooMany}</p><p>${t.retryAfter(minutes)}</p></div>`, switchHref);
+  return layout(lang, t.errorTitle, `<div class="card"><p class="error">${t.tooMany[reason]}</p><p>${t.retryAfter(minutes)}</p></div>`, switchHref);
 }

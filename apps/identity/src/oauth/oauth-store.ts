@@ -1,7 +1,9 @@
 // What the authorization code grant keeps in Redis, each record under one
 // hash tag so every multi-key step stays in one slot on a Cluster:
 // - public clients registered through RFC 7591, expiring when unused;
-// - consent interactions (the page between /oauth/authorize and the redirect);
+// - consent interactions (the page between /oauth/authorize and the redirect),
+//   the tries of each e-mailed code (by the code's digest, so nothing done to
+//   the interaction resets them) and the wrong codes per mailbox and UTC day;
 // - authorization codes, by the digest of the code;
 // - grants: one per approval, holding the digest of the current refresh token
 //   and the digests of the used ones, so a reused token revokes the family.
@@ -9,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { LIMITS, Mode, Scope } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
+import { secondsUntilUtcMidnight, utcDay } from '@msa/service-kit/limits';
 import { z } from 'zod';
 
 const DAY = 86_400;
@@ -32,6 +35,8 @@ export const AuthorizationRequest = z.object({
   client_name: z.string(),
   /** The metadata document's host; absent for a registered client. */
   client_host: z.string().optional(),
+  /** Whether the operator verified the client; otherwise its name is self-declared. */
+  client_verified: z.boolean().default(false),
   redirect_uri: z.string(),
   /** Whether the authorization request named it; then the token request must name it too (OAuth 2.1 §4.1.3). */
   redirect_uri_sent: z.boolean().default(true),
@@ -106,10 +111,16 @@ end
 return 'unknown'
 `;
 
+// A DECR on a key that expired meanwhile would leave -1 without a TTL.
+const FORGIVE_TRY = `
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 export function createOAuthStore(redis: RedisClient, prefix: string) {
   const clientKey = (id: string) => `${prefix}oauth-client:{${id}}`;
   const interactionKey = (id: string) => `${prefix}consent:{${id}}`;
-  const triesKey = (id: string) => `${prefix}consent:{${id}}:tries`;
+  const codeTriesKey = (codeDigest: string) => `${prefix}consent-code:{${codeDigest}}:tries`;
+  const wrongCodesKey = (mailbox: string, day: string) => `${prefix}consent-wrong:{${mailbox}}:${day}`;
   const codeKey = (codeDigest: string) => `${prefix}oauth-code:{${codeDigest}}`;
   const grantKey = (id: string) => `${prefix}grant:{${id}}`;
   const usedKey = (id: string) => `${prefix}grant:{${id}}:used`;
@@ -144,16 +155,35 @@ export function createOAuthStore(redis: RedisClient, prefix: string) {
     },
     /** Ends the interaction; true for the one caller that ended it, so an approval happens once. */
     async claimInteraction(id: string): Promise<boolean> {
-      const [removed] = await Promise.all([redis.del(interactionKey(id)), redis.del(triesKey(id))]);
-      return removed === 1;
+      return (await redis.del(interactionKey(id))) === 1;
     },
-    /** Counts one try of the e-mailed code and returns the count so far. */
-    async countTry(id: string): Promise<number> {
-      const [[, count]] = (await redis.multi().incr(triesKey(id)).expire(triesKey(id), LIMITS.consentInteractionSeconds).exec()) as [[unknown, number]];
+    /**
+     * Counts one try of the e-mailed code whose digest is `codeDigest` and
+     * returns the count so far. The count lives as long as the code, whatever
+     * happens to the interaction meanwhile: a restart or a new code cannot
+     * reset it under a guess already in flight.
+     */
+    async countCodeTry(codeDigest: string, codeExpiresAt: number): Promise<number> {
+      const key = codeTriesKey(codeDigest);
+      const [[, count]] = (await redis.multi().incr(key).pexpireat(key, codeExpiresAt + 1_000).exec()) as [[unknown, number]];
       return count;
     },
-    async resetTries(id: string): Promise<void> {
-      await redis.del(triesKey(id));
+    /**
+     * Counts a try against the mailbox's wrong codes of the UTC day (before
+     * the code is compared, so parallel guesses cannot share one count) and
+     * returns the count so far; `forgiveTry` takes back the try of a right code.
+     */
+    async countMailboxTry(mailbox: string, now = new Date()): Promise<number> {
+      const key = wrongCodesKey(mailbox, utcDay(now));
+      const [[, count]] = (await redis.multi().incr(key).expire(key, secondsUntilUtcMidnight(now) + 60).exec()) as [[unknown, number]];
+      return count;
+    },
+    async forgiveTry(mailbox: string, now = new Date()): Promise<void> {
+      await redis.eval(FORGIVE_TRY, 1, wrongCodesKey(mailbox, utcDay(now)));
+    },
+    /** The mailbox's wrong codes so far on the UTC day of `now`. */
+    async wrongCodes(mailbox: string, now = new Date()): Promise<number> {
+      return Number((await redis.get(wrongCodesKey(mailbox, utcDay(now)))) ?? 0);
     },
 
     async saveCode(code: string, record: AuthorizationCode): Promise<void> {
