@@ -145,3 +145,25 @@ describe.each(ACCEPTANCE_STATES)('an id that is %s', (from) => {
     }
   });
 });
+
+describe('the keys a claim counts on besides its owner', () => {
+  it('gives the abandon step the domain of a live claim and the address of a sandbox one, for the reconciler to refund', async () => {
+    const live = `req_${(next++).toString(16).padStart(16, '0')}`;
+    const sandbox = `req_${(next++).toString(16).padStart(16, '0')}`;
+    await store.begin(live, { ...CLAIM, domain: 'd'.repeat(32) });
+    await store.begin(sandbox, { ...CLAIM, mode: 'sandbox', address: '4:203.0.113.9' });
+
+    expect(await store.abandon(live)).toEqual({ ...CLAIM, domain: 'd'.repeat(32) });
+    expect(await store.abandon(sandbox)).toEqual({ ...CLAIM, mode: 'sandbox', address: '4:203.0.113.9' });
+  });
+
+  it('forgets the keys of an earlier claim of the same id when it is claimed again', async () => {
+    const id = `req_${(next++).toString(16).padStart(16, '0')}`;
+    await store.begin(id, { ...CLAIM, mode: 'sandbox', address: '4:203.0.113.9' });
+    await store.abandon(id);
+
+    await store.begin(id, CLAIM);
+
+    expect(await store.abandon(id)).toEqual(CLAIM);
+  });
+});
