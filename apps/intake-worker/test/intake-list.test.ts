@@ -23,4 +23,20 @@ describe('the request list entry of a shop request', () => {
     expect(other).not.toBe(ids[0]);
     expect((await store.readList(10)).map((e) => e.fields.request_id).sort()).toEqual(['req_00000000000000a1', 'req_00000000000000a2']);
   });
+
+  it('drops entries older than the retention as a new one arrives, and keeps younger ones', async () => {
+    const prefix = `${tr.prefix}retention:`;
+    const store = createIntakeStore(tr.redis, prefix, undefined, 3_600_000);
+    const list = `${prefix}intake:list`;
+    const now = Date.now();
+    await tr.redis.xadd(list, `${now - 2 * 3_600_000}-0`, 'request_id', 'req_0000000000000old');
+    await tr.redis.xadd(list, `${now - 600_000}-0`, 'request_id', 'req_00000000000young');
+
+    await store.appendListEntry('req_0000000000000new', { request_id: 'req_0000000000000new', shop_name: 'SV' });
+
+    const kept = (await store.readList(10)).map((e) => e.fields.request_id);
+    expect(kept).toContain('req_00000000000young');
+    expect(kept).toContain('req_0000000000000new');
+    expect(kept).not.toContain('req_0000000000000old');
+  });
 });

@@ -68,13 +68,15 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 /*
  * Appends a request's list entry once: two runs of one job at the same time
  * (a lock that expired under load) get the same entry, and a retry finds the
- * entry by its marker, written in the same step.
- * KEYS: stream, marker. ARGV: marker ttl, then field/value pairs.
+ * entry by its marker, written in the same step. Entries older than the
+ * list's retention go as new ones arrive (MINID; a few a day at most), so
+ * the list keeps what the requests themselves keep.
+ * KEYS: stream, marker. ARGV: marker ttl, oldest id kept, then field/value pairs.
  */
 const APPEND_ONCE = `
 local existing = redis.call('GET', KEYS[2])
 if existing then return existing end
-local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
+local id = redis.call('XADD', KEYS[1], 'MINID', ARGV[2], '*', unpack(ARGV, 3))
 redis.call('SET', KEYS[2], id, 'EX', ARGV[1])
 return id
 `;
@@ -135,7 +137,15 @@ export interface IntakeStore {
   readList(count: number): Promise<{ id: string; fields: Record<string, string> }[]>;
 }
 
-export function createIntakeStore(redis: RedisClient, keyPrefix: string, replication: ReplicationOptions = { replicas: 0, timeoutMs: 1 }): IntakeStore {
+/** The internal list keeps entries as long as the requests service keeps live requests by default (SHOP_REQUEST_LIVE_RETENTION_DAYS). */
+export const LIST_RETENTION_MS = 730 * 24 * 3600 * 1000;
+
+export function createIntakeStore(
+  redis: RedisClient,
+  keyPrefix: string,
+  replication: ReplicationOptions = { replicas: 0, timeoutMs: 1 },
+  listRetentionMs = LIST_RETENTION_MS,
+): IntakeStore {
   const stepsKey = (id: string) => `${keyPrefix}intake:steps:{${id}}`;
   const logosKey = (id: string) => `${keyPrefix}intake:logos:{${id}}`;
   const listKey = `${keyPrefix}${INTAKE_LIST_STREAM}`;
@@ -193,7 +203,8 @@ export function createIntakeStore(redis: RedisClient, keyPrefix: string, replica
     },
 
     async appendListEntry(id, fields) {
-      const entryId = await appendOnce(redis, [listKey, entryKey(id)], [STEPS_TTL_SECONDS, ...Object.entries(fields).flat()]);
+      const oldestKept = `${Math.max(0, Date.now() - listRetentionMs)}-0`;
+      const entryId = await appendOnce(redis, [listKey, entryKey(id)], [STEPS_TTL_SECONDS, oldestKept, ...Object.entries(fields).flat()]);
       if (!entryId) throw new Error('XADD returned no id');
       return String(entryId);
     },
