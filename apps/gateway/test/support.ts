@@ -32,8 +32,8 @@ export interface TestIdentity {
   close(): Promise<void>;
 }
 
-/** The identity service on the test file's Redis, under a prefix of its own. */
-export async function startTestIdentity(tr: TestRedis): Promise<TestIdentity> {
+/** The identity service on the test file's Redis, under a prefix of its own; `env` adds to its settings. */
+export async function startTestIdentity(tr: TestRedis, env: Record<string, string> = {}): Promise<TestIdentity> {
   const config = loadConfig(IdentityEnv, {
     IDENTITY_PORT: '0',
     IDENTITY_ADMIN_PORT: '0',
@@ -45,6 +45,7 @@ export async function startTestIdentity(tr: TestRedis): Promise<TestIdentity> {
     TOKEN_SIGNING_KEY: testEcKeyPair().privateKeyPem,
     TOKEN_SIGNING_KID: 'gateway-test',
     LOG_LEVEL: 'silent',
+    ...env,
   });
   const service = await startIdentity(config, { logger: testLogger('identity'), redis: tr.redis });
   const client = createIdentityClient({ baseUrl: service.url, sign: createInternalSigner(TEST_INTERNAL_SECRET), timeoutMs: 5_000 });
