@@ -229,14 +229,16 @@ describe('GET /oauth/authorize through the gateway', () => {
   it.each([
     ['without code_challenge', { code_challenge: undefined, code_challenge_method: undefined }],
     ['with code_challenge_method=plain', { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }],
-  ])('sends a request %s back to the registered redirect URI with error, state and iss', async (_, params) => {
+  ])('answers a request %s from a self-registered client with our error page, never a redirect to its URI', async (_, params) => {
     const res = await fetch(authorizationUrl(strict.client_id, { state: 'st-pkce', ...params }), { redirect: 'manual' });
+    const json = await fetch(authorizationUrl(strict.client_id, { state: 'st-pkce', ...params }), { redirect: 'manual', headers: { accept: 'application/json' } });
 
-    expect(res.status).toBe(303);
-    const location = new URL(res.headers.get('location')!);
-    expect(location.origin + location.pathname).toBe(host.redirectUri);
-    expect(Object.fromEntries(location.searchParams)).toMatchObject({ error: 'invalid_request', state: 'st-pkce', iss: base });
-    expect(location.searchParams.has('code')).toBe(false);
+    // Anyone can register a client: redirecting its errors would make our host an open redirector (RFC 9700 §4.11.2).
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
   });
 
   it('sends access_denied with state and iss when the person denies', async () => {
