@@ -27,7 +27,7 @@ export const METADATA_DEFAULTS = {
   fetchTimeoutMs: 2_000,
   fetchesInFlight: 32,
   urlsPerHostPerHour: 60,
-  urlsPerAddressPerHour: 20,
+  urlsPerAddressPerHour: 10,
   failureCacheSeconds: 300,
 } as const;
 
