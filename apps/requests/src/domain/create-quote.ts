@@ -46,7 +46,11 @@ export interface QuoteCall {
   ctx: CallContext;
   at: Date;
   log: Logger;
-  /** The day's quotas once they decided a quote that was to be stored, refused or accepted (RateLimit headers). */
+  /**
+   * The day's quota that refused a quote (RateLimit headers). A stored quote
+   * shows none: the gateway's per-minute RateLimit is what its 201 carries,
+   * and an upstream header would replace it.
+   */
   showQuota(...states: LimitState[]): void;
 }
 
@@ -166,7 +170,6 @@ export async function createQuote(deps: QuoteDeps, call: QuoteCall, body: QuoteB
     return unavailable(err);
   });
   deps.quoteCounter.inc({ outcome: 'created' });
-  call.showQuota(...reserved.reservations.map((r) => r.state));
   return quote;
 }
 

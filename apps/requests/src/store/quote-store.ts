@@ -44,11 +44,14 @@ export function createQuoteStore(redis: RedisClient, prefix: string): QuoteStore
       if (bytes > QUOTE_MAX_STORED_BYTES) throw new StoredRecordTooLarge(quote.quote_id, bytes, QUOTE_MAX_STORED_BYTES);
       // The lifetime comes from the quote itself, so `expires_at` and the keys' expiry cannot disagree.
       const ttlMs = Math.max(1, Date.parse(quote.expires_at) - Date.parse(quote.created_at));
+      const sentAt = performance.now();
       await redis.set(key(quote.quote_id), json, 'PX', ttlMs);
-      // The quote first, its name second: a name never points at nothing but
-      // an expired quote. NX keeps the first of two identical quotes made at
-      // once; the second stays readable by its own id.
-      await redis.set(digestKey(digest), quote.quote_id, 'PX', ttlMs, 'NX');
+      // The quote first, its name second, shorter by the time since the quote
+      // was sent: the name never outlives the quote it names. NX keeps the
+      // first of two identical quotes made at once; the second stays
+      // readable by its own id.
+      const nameTtlMs = Math.floor(ttlMs - (performance.now() - sentAt));
+      if (nameTtlMs > 0) await redis.set(digestKey(digest), quote.quote_id, 'PX', nameTtlMs, 'NX');
     },
 
     get,
