@@ -6,7 +6,7 @@
 //   the interaction resets them) and the wrong codes per mailbox and UTC day;
 // - authorization codes, by the digest of the code;
 // - grants: one per approval, holding the digest of the current refresh token
-//   and the digests of the used ones, so a reused token revokes the family.
+//   and the digests of the last 100 used ones, so a reused token revokes the family.
 // No code, token or one-time code is kept in clear: only SHA-256 digests.
 import { createHash } from 'node:crypto';
 import { LIMITS, Mode, Scope } from '@msa/contracts';
@@ -90,21 +90,35 @@ export type Grant = z.infer<typeof Grant>;
 
 export type RefreshOutcome = 'rotated' | 'reused' | 'unknown' | 'revoked';
 
+/** Used refresh digests a grant remembers: a token older than the last this many rotations is refused as unknown. */
+export const USED_REFRESH_KEPT = 100;
+
 // One script, one slot: compares the presented refresh digest with the
 // grant's current one and either rotates it or, for a used one, revokes the
-// grant. Returns the outcome.
+// grant. Returns the outcome. The used digests are a list capped at
+// USED_REFRESH_KEPT, newest first, so a grant refreshed all day costs a
+// bounded key; a set written by an earlier version becomes that list once.
 const ROTATE_REFRESH = `
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return 'unknown' end
 if status ~= 'active' then return 'revoked' end
+if redis.call('TYPE', KEYS[2]).ok == 'set' then
+  local old = redis.call('SMEMBERS', KEYS[2])
+  redis.call('DEL', KEYS[2])
+  if #old > 0 then
+    redis.call('RPUSH', KEYS[2], unpack(old, 1, math.min(#old, tonumber(ARGV[4]))))
+    redis.call('EXPIRE', KEYS[2], ARGV[3])
+  end
+end
 if redis.call('HGET', KEYS[1], 'refresh') == ARGV[1] then
   redis.call('HSET', KEYS[1], 'refresh', ARGV[2])
-  redis.call('SADD', KEYS[2], ARGV[1])
+  redis.call('LPUSH', KEYS[2], ARGV[1])
+  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[4]) - 1)
   redis.call('EXPIRE', KEYS[1], ARGV[3])
   redis.call('EXPIRE', KEYS[2], ARGV[3])
   return 'rotated'
 end
-if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
+if redis.call('LPOS', KEYS[2], ARGV[1]) then
   redis.call('HSET', KEYS[1], 'status', 'revoked')
   return 'reused'
 end
@@ -227,7 +241,7 @@ export function createOAuthStore(redis: RedisClient, prefix: string) {
       if (await redis.exists(grantKey(grantId))) await redis.hset(grantKey(grantId), 'status', 'revoked');
     },
     async rotateRefresh(grantId: string, presentedDigest: string, nextDigest: string): Promise<RefreshOutcome> {
-      return (await redis.eval(ROTATE_REFRESH, 2, grantKey(grantId), usedKey(grantId), presentedDigest, nextDigest, String(grantTtl))) as RefreshOutcome;
+      return (await redis.eval(ROTATE_REFRESH, 2, grantKey(grantId), usedKey(grantId), presentedDigest, nextDigest, String(grantTtl), String(USED_REFRESH_KEPT))) as RefreshOutcome;
     },
   };
 }
