@@ -34,8 +34,8 @@ export const LIMITS = {
   /** Sandbox shop requests per day from one client address (IPv6 by its prefix), across all its principals and anonymous calls. */
   sandboxShopRequestsPerAddressPerDay: 200,
   /** Quotes stored per day for one principal, and for one client address across all its principals and anonymous calls. */
-  quotesPerPrincipalPerDay: 200,
-  quotesPerAddressPerDay: 300,
+  quotesPerPrincipalPerDay: 100,
+  quotesPerAddressPerDay: 200,
   keyCreationsPerIpPerDay: 10,
   listProductsLimitMax: 250,
   listProductsLimitDefault: 50,

@@ -3,8 +3,12 @@
 // so one accepted request costs Redis at most a known number of bytes.
 import type { FieldProblem } from '@msa/contracts';
 
-/** The default bound: the body limit (BOUNDS.bodyMaxBytes) plus room for the result and a quote. */
-export const DEFAULT_MAX_STORED_BYTES = 128 * 1024;
+/**
+ * The default bound. An ordinary request stores a few kB; 96 KiB still takes
+ * every list of the schema well filled, and keeps what one address can store
+ * in a day within the storage budget (docs/operations.md, "Storage per caller").
+ */
+export const DEFAULT_MAX_STORED_BYTES = 96 * 1024;
 
 /** The store refused to write a record larger than its bound; nothing was written. */
 export class StoredRecordTooLarge extends Error {
