@@ -497,7 +497,9 @@ export const OPERATIONS = [
     tag: 'OAuth',
     summary: 'OAuth 2.1 authorization endpoint (authorization code with PKCE)',
     description:
-      'Where an agent host sends the person: `response_type=code`, `client_id` (a Client ID Metadata Document URL or a registered id), `redirect_uri`, `code_challenge` with `code_challenge_method=S256`, `state`, `scope` and `resource` (RFC 8707). Answers with the consent page.',
+      'Where an agent host sends the person: `response_type=code`, `client_id` (a Client ID Metadata Document URL or a registered id), `redirect_uri`, `code_challenge` with `code_challenge_method=S256`, `state`, `scope` and `resource` (RFC 8707). Answers with the consent page. ' +
+      'An invalid request gets our error page (the error envelope for `Accept: application/json`); only a client the operator verified is sent back to its `redirect_uri` with the error, and a person\'s denial always is (`access_denied`). ' +
+      '429 with `Retry-After` when too many authorization pages are in flight, or when this address already waits for a client metadata document or asked for too many new ones this hour.',
     responses: { 200: { description: 'The consent page (HTML)', content: { 'text/html': z.string() } } },
   }),
   route({
@@ -510,7 +512,9 @@ export const OPERATIONS = [
     sandbox: 'mirrored',
     tag: 'OAuth',
     summary: 'The consent page: confirm the e-mail address, choose live or sandbox, approve',
-    description: 'A web page for people, reached from the authorization endpoint; works without JavaScript, in German and English.',
+    description:
+      'A web page for people, reached from the authorization endpoint; works without JavaScript, in German and English. It names where the approval goes and marks a name the client declared itself. ' +
+      '429 with `Retry-After` past the code e-mails of an address or a mailbox, past the new people of an address a day, or once a mailbox has sent too many wrong codes today.',
     responses: { 200: { description: 'HTML', content: { 'text/html': z.string() } } },
   }),
   route({
