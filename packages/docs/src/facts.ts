@@ -41,6 +41,18 @@ export function limitRows(): LimitRow[] {
     },
     { name: 'Live shop requests per day (per credentials)', value: `${LIMITS.liveShopRequestsPerDay}` },
     { name: 'Sandbox shop requests per day (per credentials; per IP address without credentials)', value: `${LIMITS.sandboxShopRequestsPerDay}` },
+    {
+      name: 'Sandbox shop requests per day per IP address, across all credentials and anonymous calls from it',
+      value: `${LIMITS.sandboxShopRequestsPerAddressPerDay}`,
+    },
+    {
+      name: 'Live shop requests per day whose contact e-mail is at one domain, across all credentials',
+      value: `${LIMITS.liveShopRequestsPerDomainPerDay}`,
+    },
+    {
+      name: 'Quotes stored per day (per credentials / per IP address, credentials or none); the same quote asked again answers the stored one and counts nothing',
+      value: `${LIMITS.quotesPerPrincipalPerDay} / ${LIMITS.quotesPerAddressPerDay}`,
+    },
     { name: 'Credentials created per IP address per day (keys and registrations together)', value: `${LIMITS.keyCreationsPerIpPerDay}` },
     {
       name: 'Failed authentications per IP address per minute (unknown key, invalid token, malformed credential); past it `429` until the window resets, and credentials checked only if already known',
@@ -80,6 +92,10 @@ export function freeTierLimits() {
     requests_per_minute_without_credentials: LIMITS.ratePerMinuteAnonymous,
     live_shop_requests_per_day: LIMITS.liveShopRequestsPerDay,
     sandbox_shop_requests_per_day: LIMITS.sandboxShopRequestsPerDay,
+    sandbox_shop_requests_per_ip_per_day: LIMITS.sandboxShopRequestsPerAddressPerDay,
+    live_shop_requests_per_contact_domain_per_day: LIMITS.liveShopRequestsPerDomainPerDay,
+    quotes_per_day: LIMITS.quotesPerPrincipalPerDay,
+    quotes_per_ip_per_day: LIMITS.quotesPerAddressPerDay,
     credential_creations_per_ip_per_day: LIMITS.keyCreationsPerIpPerDay,
     failed_authentications_per_ip_per_minute: LIMITS.failedAuthPerIpPerMinute,
     token_failures_per_client_before_backoff: LIMITS.tokenFailuresBeforeBackoff,
