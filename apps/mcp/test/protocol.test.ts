@@ -58,7 +58,7 @@ describe('POST /mcp with a 2025-11-25 client', () => {
       expect(tool.description.length).toBeGreaterThan(200);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema).toBeDefined();
-      expect(tool.annotations.openWorldHint).toBe(false);
+      expect(tool.annotations).toEqual({ title: tool.title, ...MCP_TOOLS.find((t) => t.name === tool.name)!.hints });
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.search_products!.inputSchema.properties).toHaveProperty('q');
@@ -67,7 +67,7 @@ describe('POST /mcp with a 2025-11-25 client', () => {
     expect(byName.get_product!.inputSchema.required).toEqual(['handle']);
     expect(byName.get_product!.description).toContain('never invent');
     expect(byName.list_public_shops!.inputSchema.properties.category.enum).toContain('handwerker');
-    expect(byName.create_shop_request!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.create_shop_request!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
     expect(byName.create_shop_request!.inputSchema.required).toEqual(expect.arrayContaining(['organization', 'shop_name']));
     expect(byName.create_shop_request!.inputSchema.properties).toHaveProperty('idempotency_key');
     expect(byName.create_shop_request!.inputSchema.properties.idempotency_key['x-mcp-header']).toBe('Idempotency-Key');

@@ -28,6 +28,21 @@ describe('MCP_TOOLS', () => {
     }
   });
 
+  it('sets all four hints on every tool explicitly, as the app directories require', () => {
+    for (const tool of MCP_TOOLS) {
+      expect(Object.keys(tool.hints).sort(), tool.name).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
+      for (const value of Object.values(tool.hints)) expect(typeof value, tool.name).toBe('boolean');
+      expect(tool.readOnly, tool.name).toBe(tool.hints.readOnlyHint);
+    }
+  });
+
+  it('marks the tool that e-mails people as destructive and open world, and every read as neither', () => {
+    expect(mcpTool('create_shop_request').hints).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    for (const tool of MCP_TOOLS.filter((t) => t.readOnly)) {
+      expect(tool.hints, tool.name).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    }
+  });
+
   it('refuses arguments a tool does not know', () => {
     for (const tool of MCP_TOOLS) expect(tool.args.safeParse({ surprise: true }).success, tool.name).toBe(false);
   });

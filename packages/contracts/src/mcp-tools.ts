@@ -98,6 +98,17 @@ export const CreateShopRequestArgs = z.strictObject({
     .optional(),
 });
 
+/** MCP `ToolAnnotations` without the title, which the table keeps as `title`. */
+export interface ToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** A read of our own data: changes nothing, repeats safely, reaches no one outside. */
+const READ: ToolHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
 /** One tool of the MCP endpoint. */
 export interface McpToolSpec<Name extends string = string, Args extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
   name: Name;
@@ -108,8 +119,13 @@ export interface McpToolSpec<Name extends string = string, Args extends z.ZodObj
   args: Args;
   /** The success shape; a failed call answers with the error envelope instead. */
   output: Output;
-  /** Reads only, so repeating a call is safe; false for the one tool that creates something. */
-  readOnly: boolean;
+  /**
+   * The four MCP tool annotations, each set explicitly: hosts and both app
+   * directories read them, and a missing one means the protocol's cautious
+   * default (or a refused submission). `readOnlyHint` reads only, so
+   * repeating a call is safe.
+   */
+  hints: ToolHints;
   /**
    * The scope a caller must hold before the tool runs. Without credentials
    * such a call on /mcp is refused with a Bearer challenge (HTTP 401), which
@@ -120,8 +136,12 @@ export interface McpToolSpec<Name extends string = string, Args extends z.ZodObj
   scope?: Scope;
 }
 
-// Keeps each entry's own name and schema types, so a handler gets typed arguments.
-const tool = <const Name extends string, Args extends z.ZodObject, Output extends z.ZodType>(spec: McpToolSpec<Name, Args, Output>) => spec;
+// Keeps each entry's own name and schema types, so a handler gets typed
+// arguments; `readOnly` is the hint, spelled once.
+const tool = <const Name extends string, Args extends z.ZodObject, Output extends z.ZodType>(spec: McpToolSpec<Name, Args, Output>) => ({
+  ...spec,
+  readOnly: spec.hints.readOnlyHint,
+});
 
 export const MCP_TOOLS = [
   tool({
@@ -130,7 +150,7 @@ export const MCP_TOOLS = [
     summary: 'Search the catalog of printable base products (free text, type, decoration; paged).',
     args: SearchProductsArgs,
     output: ProductList,
-    readOnly: true,
+    hints: READ,
   }),
   tool({
     name: 'get_product',
@@ -138,7 +158,7 @@ export const MCP_TOOLS = [
     summary: 'One product by handle: colors, sizes, decoration, from-price and volume tiers.',
     args: GetProductArgs,
     output: Product,
-    readOnly: true,
+    hints: READ,
   }),
   tool({
     name: 'get_pricing',
@@ -146,7 +166,7 @@ export const MCP_TOOLS = [
     summary: 'Pricing overview: free setup, minimum order quantity 1, from-prices of every product.',
     args: GetPricingArgs,
     output: Pricing,
-    readOnly: true,
+    hints: READ,
   }),
   tool({
     name: 'list_public_shops',
@@ -154,7 +174,7 @@ export const MCP_TOOLS = [
     summary: 'Public merch shops, optionally by category.',
     args: ListPublicShopsArgs,
     output: ShopList,
-    readOnly: true,
+    hints: READ,
   }),
   tool({
     name: 'create_shop_request',
@@ -162,7 +182,11 @@ export const MCP_TOOLS = [
     summary: 'Submit a shop request for an organization (needs authorization on /mcp; anonymous on the sandbox).',
     args: CreateShopRequestArgs,
     output: ShopRequestResult,
-    readOnly: false,
+    // A live request e-mails the operator team and the contact person, which
+    // cannot be taken back: both directories ask for destructive and open
+    // world on a tool that sends e-mail. A retry without the same
+    // idempotency_key makes a second request.
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     scope: 'requests:write',
   }),
   tool({
@@ -171,7 +195,7 @@ export const MCP_TOOLS = [
     summary: 'One shop request by id, as create_shop_request returned it (needs the credentials that created it).',
     args: GetShopRequestArgs,
     output: ShopRequestResult,
-    readOnly: true,
+    hints: READ,
     scope: 'requests:read',
   }),
   // The body of POST /v1/quotes, unchanged: the one schema behind both. It
@@ -183,7 +207,7 @@ export const MCP_TOOLS = [
     summary: 'Exact prices for products and quantities for an organization type: the tier, unit and line prices, totals with VAT; a shop request may name its quote_id.',
     args: QuoteBody,
     output: Quote,
-    readOnly: true,
+    hints: READ,
   }),
 ] as const;
 

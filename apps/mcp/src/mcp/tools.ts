@@ -44,12 +44,9 @@ function parseArgs<S extends z.ZodType>(schema: S, args: unknown, envelope: Enve
   };
 }
 
-// Nothing here writes outside the service it calls, and every call reaches
-// only our own services, so the world a tool touches is closed.
+// The table sets all four hints of every tool; the directories refuse a tool without them.
 function annotationsOf(tool: McpTool): ToolAnnotations {
-  return tool.readOnly
-    ? { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
-    : { title: tool.title, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+  return { title: tool.title, ...tool.hints };
 }
 
 /** One handler per tool of the table; a tool without one is a type error. */
