@@ -46,6 +46,8 @@ export interface AppDeps {
   ipv6LimitPrefix?: number;
   /** The CONSENT_* counts of people and codes; defaults where left out. */
   consentLimits?: Partial<ConsentLimits>;
+  /** REFRESH_REUSE_GRACE_SECONDS (default 30). */
+  refreshReuseGraceSeconds?: number;
 }
 
 export function createApp(appDeps: AppDeps): Express {
@@ -73,7 +75,7 @@ export function createApp(appDeps: AppDeps): Express {
   const consent = { ...CONSENT_DEFAULTS, ...appDeps.consentLimits };
   const deps: RouteDeps = {
     oauth,
-    grants: createTokenGrants({ store: oauth, tokenKeys, publicBaseUrl }),
+    grants: createTokenGrants({ store: oauth, tokenKeys, publicBaseUrl, refreshReuseGraceSeconds: appDeps.refreshReuseGraceSeconds }),
     publicClientQuota: createWindowLimiter({
       redis,
       keyPrefix: `${keyPrefix}quota:public-clients`,

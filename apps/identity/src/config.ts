@@ -3,6 +3,7 @@ import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePref
 import { z } from 'zod';
 import { METADATA_DEFAULTS } from './oauth/client-metadata.js';
 import { CONSENT_DEFAULTS } from './oauth/consent-limits.js';
+import { DEFAULT_REFRESH_REUSE_GRACE_SECONDS } from './oauth/token-grants.js';
 
 /** .env files often hold a PEM on one line with literal `\n` sequences. */
 export function normalizePem(value: string): string {
@@ -103,6 +104,15 @@ export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
     .min(1)
     .default(CONSENT_DEFAULTS.wrongCodesPerAddressPerDay)
     .describe('Wrong consent codes entered for one mailbox per UTC day before confirming it is locked until 00:00 UTC, across every consent page and code'),
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(300)
+    .default(DEFAULT_REFRESH_REUSE_GRACE_SECONDS)
+    .describe(
+      'Seconds a rotated refresh token, used again, answers with the same new refresh token (and a fresh access token) instead of revoking its grant, so hosts that refresh in parallel keep their sign-in; only the token rotated last has it; 0 turns it off; after it, a reuse revokes the grant',
+    ),
   TOKEN_VERIFY_KEYS: VerifyKeys.default([]).describe(
     'JSON array of `{kid, publicKeyPem}`: earlier signing keys still published in the JWKS while their tokens live',
   ),

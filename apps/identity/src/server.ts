@@ -48,6 +48,7 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
       failureCacheSeconds: config.CLIENT_METADATA_FAILURE_CACHE_SECONDS,
     },
     verifiedClientHosts: config.OAUTH_VERIFIED_CLIENT_HOSTS,
+    refreshReuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
     logger,
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,

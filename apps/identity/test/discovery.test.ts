@@ -22,7 +22,7 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       registration_endpoint: `${TEST_BASE_URL}/oauth/register`,
       revocation_endpoint: `${TEST_BASE_URL}/oauth/revoke`,
       jwks_uri: `${TEST_BASE_URL}/.well-known/jwks.json`,
-      scopes_supported: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
+      scopes_supported: ['catalog:read', 'shops:read', 'requests:write', 'requests:read', 'offline_access'],
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],

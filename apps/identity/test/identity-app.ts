@@ -39,6 +39,8 @@ export interface IdentityOptions {
   verifiedClientHosts?: string[];
   /** The consent page's counts of people and codes; the defaults unless given. */
   consentLimits?: Partial<ConsentLimits>;
+  /** REFRESH_REUSE_GRACE_SECONDS; the default unless given. */
+  refreshReuseGraceSeconds?: number;
 }
 
 export async function startIdentity(name: string, opts: IdentityOptions = {}): Promise<IdentityHarness> {
@@ -58,6 +60,7 @@ export async function startIdentity(name: string, opts: IdentityOptions = {}): P
     clientMetadataLimits: { fetchTimeoutMs: 1_000, ...opts.clientMetadataLimits },
     ...(opts.verifiedClientHosts ? { verifiedClientHosts: opts.verifiedClientHosts } : {}),
     ...(opts.consentLimits ? { consentLimits: opts.consentLimits } : {}),
+    ...(opts.refreshReuseGraceSeconds !== undefined ? { refreshReuseGraceSeconds: opts.refreshReuseGraceSeconds } : {}),
     logger: opts.logger ?? testLogger('identity'),
     redis: redis.redis,
     keyPrefix: redis.prefix,

@@ -29,14 +29,14 @@ describe('the used refresh tokens of a grant', () => {
     const store = createOAuthStore(tr.redis, tr.prefix);
     await store.createGrant(grant('gCapped'), digest('rt-0'));
     const rotations = USED_REFRESH_KEPT + 20;
-    for (let i = 0; i < rotations; i++) expect(await store.rotateRefresh('gCapped', digest(`rt-${i}`), digest(`rt-${i + 1}`))).toBe('rotated');
+    for (let i = 0; i < rotations; i++) expect(await store.rotateRefresh('gCapped', digest(`rt-${i}`), digest(`rt-${i + 1}`), 'sealed', 0)).toEqual({ kind: 'rotated' });
 
     const used = `${tr.prefix}grant:{gCapped}:used`;
     expect(await tr.redis.llen(used)).toBe(USED_REFRESH_KEPT);
     expect(await tr.redis.ttl(used)).toBeGreaterThan(0);
-    expect(await store.rotateRefresh('gCapped', digest('rt-0'), digest('x'))).toBe('unknown');
+    expect(await store.rotateRefresh('gCapped', digest('rt-0'), digest('x'), 'sealed', 0)).toEqual({ kind: 'unknown' });
     expect(await store.grantActive('gCapped')).toBe(true);
-    expect(await store.rotateRefresh('gCapped', digest(`rt-${rotations - 1}`), digest('y'))).toBe('reused');
+    expect(await store.rotateRefresh('gCapped', digest(`rt-${rotations - 1}`), digest('y'), 'sealed', 0)).toEqual({ kind: 'reused' });
     expect(await store.grantActive('gCapped')).toBe(false);
   });
 
@@ -47,10 +47,22 @@ describe('the used refresh tokens of a grant', () => {
     await tr.redis.sadd(used, digest('rt-0'), digest('rt-1'));
     await tr.redis.expire(used, 3600);
 
-    expect(await store.rotateRefresh('gOld', digest('rt-2'), digest('rt-3'))).toBe('rotated');
+    expect(await store.rotateRefresh('gOld', digest('rt-2'), digest('rt-3'), 'sealed', 0)).toEqual({ kind: 'rotated' });
     expect(await tr.redis.type(used)).toBe('list');
     expect(await tr.redis.llen(used)).toBe(3);
-    expect(await store.rotateRefresh('gOld', digest('rt-1'), digest('z'))).toBe('reused');
+    expect(await store.rotateRefresh('gOld', digest('rt-1'), digest('z'), 'sealed', 0)).toEqual({ kind: 'reused' });
     expect(await store.grantActive('gOld')).toBe(false);
+  });
+
+  it('answers the token rotated last again within the grace with its sealed successor, and revokes for it once a newer rotation happened', async () => {
+    const store = createOAuthStore(tr.redis, tr.prefix);
+    await store.createGrant(grant('gGrace'), digest('rt-0'));
+
+    expect(await store.rotateRefresh('gGrace', digest('rt-0'), digest('rt-1'), 'sealed-rt-1', 60_000)).toEqual({ kind: 'rotated' });
+    expect(await store.rotateRefresh('gGrace', digest('rt-0'), digest('other'), 'sealed-other', 60_000)).toEqual({ kind: 'grace', sealedSuccessor: 'sealed-rt-1' });
+    expect(await tr.redis.hget(`${tr.prefix}grant:{gGrace}`, 'refresh')).toBe(digest('rt-1'));
+    expect(await store.rotateRefresh('gGrace', digest('rt-1'), digest('rt-2'), 'sealed-rt-2', 60_000)).toEqual({ kind: 'rotated' });
+    expect(await store.rotateRefresh('gGrace', digest('rt-0'), digest('late'), 'sealed-late', 60_000)).toEqual({ kind: 'reused' });
+    expect(await store.grantActive('gGrace')).toBe(false);
   });
 });

@@ -22,11 +22,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function approvedCode(opts: { mode?: string; resource?: string; email?: string } = {}) {
+async function approvedCode(opts: { mode?: string; resource?: string; email?: string; scope?: string } = {}) {
   const { verifier, challenge } = pkce();
   const url = await consent(flow(), clientId, challenge, {
     mode: opts.mode ?? 'live',
-    overrides: opts.resource ? { resource: opts.resource } : {},
+    overrides: { ...(opts.resource ? { resource: opts.resource } : {}), ...(opts.scope ? { scope: opts.scope } : {}) },
     ...(opts.email ? { email: opts.email } : {}),
   });
   return { code: url.searchParams.get('code')!, verifier };
@@ -146,17 +146,48 @@ describe('the refresh token grant', () => {
     expect(third.body.refresh_token).not.toBe(second.body.refresh_token);
   });
 
-  it('revokes the whole family when a used refresh token comes back', async () => {
+  it('revokes the whole family when a token older than the last rotation comes back, grace or not', async () => {
     const { code, verifier } = await approvedCode();
     const first = await exchange(code, verifier);
     const second = await refresh(first.body.refresh_token);
+    const third = await refresh(second.body.refresh_token);
     const replay = await refresh(first.body.refresh_token);
-    const latest = await refresh(second.body.refresh_token);
+    const latest = await refresh(third.body.refresh_token);
 
     expect(replay.status).toBe(400);
     expect(replay.body.error.code).toBe('invalid_grant');
     expect(latest.status).toBe(400);
-    expect(await grantActive(second.body.access_token)).toBe(false);
+    expect(await grantActive(third.body.access_token)).toBe(false);
+  });
+
+  it('answers two refreshes of one token at the same moment with the same refresh token, and keeps the grant', async () => {
+    const { code, verifier } = await approvedCode({ resource: `${TEST_BASE_URL}/mcp` });
+    const first = await exchange(code, verifier);
+
+    const [a, b] = await Promise.all([refresh(first.body.refresh_token), refresh(first.body.refresh_token)]);
+
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(b.body.refresh_token).toBe(a.body.refresh_token);
+    expect(a.body.refresh_token).not.toBe(first.body.refresh_token);
+    const grants = [a, b].map((r) => jwt.decode(r.body.access_token) as { grant: string; aud: string });
+    expect(grants[1]!.grant).toBe(grants[0]!.grant);
+    expect(grants.map((g) => g.aud)).toEqual([`${TEST_BASE_URL}/mcp`, `${TEST_BASE_URL}/mcp`]);
+    expect(await grantActive(b.body.access_token)).toBe(true);
+    const next = await refresh(a.body.refresh_token);
+    expect(next.status).toBe(200);
+  });
+
+  it('stores the successor for the grace sealed, never in clear', async () => {
+    const { code, verifier } = await approvedCode();
+    const first = await exchange(code, verifier);
+    const second = await refresh(first.body.refresh_token);
+    const { grant } = jwt.decode(second.body.access_token) as { grant: string };
+
+    const stored = JSON.stringify(await h.redis.redis.hgetall(`${h.redis.prefix}grant:{${grant}}`));
+
+    expect(stored).not.toContain(second.body.refresh_token);
+    expect(stored).not.toContain((second.body.refresh_token as string).slice(-40));
   });
 
   it('refuses a refresh token presented by another client without revoking it', async () => {
@@ -169,6 +200,21 @@ describe('the refresh token grant', () => {
     expect(owner.status).toBe(200);
   });
 
+  it('issues a refresh token whether or not offline_access was asked for, and never puts offline_access in a token', async () => {
+    const withIt = await approvedCode({ scope: 'catalog:read offline_access' });
+    const withoutIt = await approvedCode({ scope: 'catalog:read' });
+    const a = await exchange(withIt.code, withIt.verifier);
+    const b = await exchange(withoutIt.code, withoutIt.verifier);
+    const refreshed = await refresh(a.body.refresh_token, { scope: 'offline_access catalog:read' });
+
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ scope: 'catalog:read', refresh_token: expect.stringMatching(/^msa_rt_/) });
+    expect(b.body).toMatchObject({ scope: 'catalog:read', refresh_token: expect.stringMatching(/^msa_rt_/) });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.scope).toBe('catalog:read');
+    expect((jwt.decode(refreshed.body.access_token) as { scope: string }).scope).toBe('catalog:read');
+  });
+
   it('refuses a guessed refresh token without touching the grant', async () => {
     const { code, verifier } = await approvedCode();
     const first = await exchange(code, verifier);
@@ -177,6 +223,62 @@ describe('the refresh token grant', () => {
 
     expect(res.status).toBe(400);
     expect(await grantActive(first.body.access_token)).toBe(true);
+  });
+});
+
+describe('the refresh token grant after the reuse grace', () => {
+  let brief: IdentityHarness;
+  beforeAll(async () => {
+    brief = await startIdentity('token-grants-grace', { refreshReuseGraceSeconds: 1 });
+  });
+  afterAll(async () => {
+    await brief?.close();
+  });
+
+  it('revokes the family when the token rotated last comes back once its grace is over', async () => {
+    const { verifier, challenge } = pkce();
+    const url = await consent({ h: brief, ctx: { ip: freshIp() } }, clientId, challenge);
+    const post = (form: Record<string, string>) => brief.api.post('/oauth/token').set(brief.as({ ip: freshIp() })).type('form').send(form);
+    const first = await post({ grant_type: 'authorization_code', client_id: clientId, code: url.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT });
+    const refreshWith = (token: string) => post({ grant_type: 'refresh_token', client_id: clientId, refresh_token: token });
+    const second = await refreshWith(first.body.refresh_token);
+    const withinGrace = await refreshWith(first.body.refresh_token);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const afterGrace = await refreshWith(first.body.refresh_token);
+    const latest = await refreshWith(second.body.refresh_token);
+
+    expect(withinGrace.status).toBe(200);
+    expect(withinGrace.body.refresh_token).toBe(second.body.refresh_token);
+    expect(afterGrace.status).toBe(400);
+    expect(afterGrace.body.error.code).toBe('invalid_grant');
+    expect(latest.status).toBe(400);
+    const { grant } = jwt.decode(second.body.access_token) as { grant: string };
+    const status = await brief.api.post('/internal/grant-status').set(brief.as()).send({ grant });
+    expect(status.body.active).toBe(false);
+  });
+});
+
+describe('the resource as the token\'s audience', () => {
+  it('keeps the trailing slash of the resource the client sent in aud, through refreshes', async () => {
+    const { code, verifier } = await approvedCode({ resource: `${TEST_BASE_URL}/` });
+    const issued = await exchange(code, verifier, { resource: `${TEST_BASE_URL}/` });
+    const refreshed = await refresh(issued.body.refresh_token);
+
+    expect(issued.status).toBe(200);
+    expect((jwt.decode(issued.body.access_token) as { aud: string }).aud).toBe(`${TEST_BASE_URL}/`);
+    expect((jwt.decode(refreshed.body.access_token) as { aud: string }).aud).toBe(`${TEST_BASE_URL}/`);
+  });
+
+  it('takes the other spelling of the same resource at the token endpoint, and it becomes the aud', async () => {
+    const { code, verifier } = await approvedCode({ resource: `${TEST_BASE_URL}/mcp/` });
+    const issued = await exchange(code, verifier, { resource: `${TEST_BASE_URL}/mcp` });
+    const other = await refresh(issued.body.refresh_token, { resource: TEST_BASE_URL });
+
+    expect(issued.status).toBe(200);
+    expect((jwt.decode(issued.body.access_token) as { aud: string }).aud).toBe(`${TEST_BASE_URL}/mcp`);
+    expect(other.status).toBe(400);
+    expect(other.body.error.code).toBe('invalid_target');
   });
 });
 

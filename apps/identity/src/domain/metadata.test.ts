@@ -14,7 +14,7 @@ describe('authorizationServerMetadata', () => {
       revocation_endpoint: `${BASE}/oauth/revoke`,
       grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-      scopes_supported: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
+      scopes_supported: ['catalog:read', 'shops:read', 'requests:write', 'requests:read', 'offline_access'],
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
       client_id_metadata_document_supported: true,
@@ -39,6 +39,10 @@ describe('protectedResourceMetadata', () => {
       authorization_servers: [`${BASE}/sandbox`],
       bearer_methods_supported: ['header'],
     });
+  });
+
+  it('lists only the API\'s own scopes, without offline_access, which is the authorization server\'s', () => {
+    expect(protectedResourceMetadata(BASE, false, 'mcp').scopes_supported).toEqual(['catalog:read', 'shops:read', 'requests:write', 'requests:read']);
   });
 
   it('describes the MCP endpoint as its own resource', () => {

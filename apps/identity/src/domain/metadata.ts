@@ -3,6 +3,7 @@
 // carries `/sandbox`, so a client that discovers there stays there.
 import { SCOPES } from '@msa/contracts';
 import { issuerFor } from './access-token.js';
+import { OFFLINE_ACCESS } from './scopes.js';
 
 export function authorizationServerMetadata(publicBaseUrl: string, sandbox: boolean) {
   const base = issuerFor(publicBaseUrl, sandbox);
@@ -13,7 +14,8 @@ export function authorizationServerMetadata(publicBaseUrl: string, sandbox: bool
     registration_endpoint: `${base}/oauth/register`,
     revocation_endpoint: `${base}/oauth/revoke`,
     jwks_uri: `${base}/.well-known/jwks.json`,
-    scopes_supported: [...SCOPES],
+    // offline_access is accepted and ignored (every grant gets a refresh token); hosts look for it here.
+    scopes_supported: [...SCOPES, OFFLINE_ACCESS],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audienceFor } from './resource-indicator.js';
+import { audienceFor, sameResource } from './resource-indicator.js';
 
 const BASE = 'https://api.example.org';
 
@@ -10,8 +10,10 @@ describe('audienceFor', () => {
 
   it.each([
     [`${BASE}`, BASE],
-    [`${BASE}/`, BASE],
+    [`${BASE}/`, `${BASE}/`],
     [`${BASE}/mcp`, `${BASE}/mcp`],
+    [`${BASE}/mcp/`, `${BASE}/mcp/`],
+    [`${BASE}/sandbox/`, `${BASE}/sandbox/`],
     ['HTTPS://API.example.org:443/mcp', `${BASE}/mcp`],
     [`${BASE}/sandbox`, `${BASE}/sandbox`],
     [`${BASE}/sandbox/mcp`, `${BASE}/sandbox/mcp`],
@@ -24,8 +26,15 @@ describe('audienceFor', () => {
     ['a path this API does not serve as a resource', `${BASE}/v1/products`],
     ['a relative reference', '/mcp'],
     ['a fragment', `${BASE}/mcp#x`],
+    ['two trailing slashes', `${BASE}//`],
   ])('refuses %s', (_label, resource) => {
     expect(audienceFor(BASE, resource).ok).toBe(false);
+  });
+
+  it('counts a resource with and without its trailing slash as one, and no other', () => {
+    expect(sameResource(`${BASE}/`, BASE)).toBe(true);
+    expect(sameResource(`${BASE}/mcp/`, `${BASE}/mcp`)).toBe(true);
+    expect(sameResource(`${BASE}/mcp`, BASE)).toBe(false);
   });
 
   it('refuses more than one resource in one request', () => {

@@ -24,6 +24,11 @@ describe('narrowScopes', () => {
   it('refuses a scope the API does not have', () => {
     expect(narrowScopes([...granted], 'admin')).toEqual({ ok: false, unknown: ['admin'], notGranted: [] });
   });
+
+  it('accepts offline_access and leaves it out of the scopes', () => {
+    expect(narrowScopes([...granted], 'offline_access catalog:read')).toEqual({ ok: true, scopes: ['catalog:read'] });
+    expect(narrowScopes([...granted], 'offline_access')).toEqual({ ok: true, scopes: [...granted] });
+  });
 });
 
 describe('parseRegistrationScope', () => {
@@ -32,6 +37,10 @@ describe('parseRegistrationScope', () => {
       ok: true,
       scopes: ['catalog:read', 'shops:read', 'requests:write', 'requests:read'],
     });
+  });
+
+  it('accepts offline_access in a registration and registers no such scope', () => {
+    expect(parseRegistrationScope('catalog:read offline_access')).toEqual({ ok: true, scopes: ['catalog:read'] });
   });
 
   it('names unknown scopes', () => {

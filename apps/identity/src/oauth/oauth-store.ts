@@ -6,7 +6,9 @@
 //   the interaction resets them) and the wrong codes per mailbox and UTC day;
 // - authorization codes, by the digest of the code;
 // - grants: one per approval, holding the digest of the current refresh token
-//   and the digests of the last 100 used ones, so a reused token revokes the family.
+//   and the digests of the last 100 used ones, so a reused token revokes the
+//   family; and, for the reuse grace, the digest of the token rotated last
+//   with its successor sealed under a key derived from that token itself.
 // No code, token or one-time code is kept in clear: only SHA-256 digests.
 import { createHash } from 'node:crypto';
 import { LIMITS, Mode, Scope } from '@msa/contracts';
@@ -62,10 +64,16 @@ export const Interaction = z.object({
 });
 export type Interaction = z.infer<typeof Interaction>;
 
-/** Who approved, in which mode: the principal of every token of the grant. */
+/**
+ * Who approved, in which mode: the principal of every token of the grant.
+ * A person is their confirmed address; the sandbox without an e-mail has no
+ * address and a principal of its own per approval.
+ */
 export const Approval = z.object({
-  email: z.string(),
+  email: z.string().optional(),
   mode: Mode,
+  /** The sandbox without an e-mail only: its principal id. */
+  principal: z.string().optional(),
 });
 export type Approval = z.infer<typeof Approval>;
 
@@ -88,20 +96,31 @@ export const Grant = z.object({
 });
 export type Grant = z.infer<typeof Grant>;
 
-export type RefreshOutcome = 'rotated' | 'reused' | 'unknown' | 'revoked';
+export type RefreshOutcome =
+  | { kind: 'rotated' }
+  /** The token rotated last, presented again within the grace: its successor, sealed as it was stored. */
+  | { kind: 'grace'; sealedSuccessor: string }
+  | { kind: 'reused' }
+  | { kind: 'unknown' }
+  | { kind: 'revoked' };
 
 /** Used refresh digests a grant remembers: a token older than the last this many rotations is refused as unknown. */
 export const USED_REFRESH_KEPT = 100;
 
 // One script, one slot: compares the presented refresh digest with the
 // grant's current one and either rotates it or, for a used one, revokes the
-// grant. Returns the outcome. The used digests are a list capped at
-// USED_REFRESH_KEPT, newest first, so a grant refreshed all day costs a
-// bounded key; a set written by an earlier version becomes that list once.
+// grant. The used digests are a list capped at USED_REFRESH_KEPT, newest
+// first, so a grant refreshed all day costs a bounded key; a set written by
+// an earlier version becomes that list once.
+// The token rotated last stays answerable for ARGV[6] ms (Redis' clock, the
+// same for every identity process): hosts that refresh in parallel race
+// with one token, and the losers get the winner's successor instead of
+// revoking the grant. Only the last rotation has a grace, so the successor
+// handed out is always the current token.
 const ROTATE_REFRESH = `
 local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return 'unknown' end
-if status ~= 'active' then return 'revoked' end
+if not status then return {'unknown'} end
+if status ~= 'active' then return {'revoked'} end
 if redis.call('TYPE', KEYS[2]).ok == 'set' then
   local old = redis.call('SMEMBERS', KEYS[2])
   redis.call('DEL', KEYS[2])
@@ -110,19 +129,37 @@ if redis.call('TYPE', KEYS[2]).ok == 'set' then
     redis.call('EXPIRE', KEYS[2], ARGV[3])
   end
 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 if redis.call('HGET', KEYS[1], 'refresh') == ARGV[1] then
   redis.call('HSET', KEYS[1], 'refresh', ARGV[2])
+  if tonumber(ARGV[6]) > 0 then
+    redis.call('HSET', KEYS[1], 'grace_digest', ARGV[1], 'grace_sealed', ARGV[5], 'grace_until', string.format('%d', now + tonumber(ARGV[6])))
+  else
+    redis.call('HDEL', KEYS[1], 'grace_digest', 'grace_sealed', 'grace_until')
+  end
   redis.call('LPUSH', KEYS[2], ARGV[1])
   redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[4]) - 1)
   redis.call('EXPIRE', KEYS[1], ARGV[3])
   redis.call('EXPIRE', KEYS[2], ARGV[3])
-  return 'rotated'
+  return {'rotated'}
+end
+if redis.call('HGET', KEYS[1], 'grace_digest') == ARGV[1] and now < tonumber(redis.call('HGET', KEYS[1], 'grace_until') or '0') then
+  return {'grace', redis.call('HGET', KEYS[1], 'grace_sealed')}
 end
 if redis.call('LPOS', KEYS[2], ARGV[1]) then
   redis.call('HSET', KEYS[1], 'status', 'revoked')
-  return 'reused'
+  return {'reused'}
 end
-return 'unknown'
+return {'unknown'}
+`;
+
+// Whether a digest is the grant's current refresh token or one of its used ones.
+const HOLDS_REFRESH = `
+if redis.call('HGET', KEYS[1], 'refresh') == ARGV[1] then return 1 end
+if redis.call('TYPE', KEYS[2]).ok == 'list' and redis.call('LPOS', KEYS[2], ARGV[1]) then return 1 end
+if redis.call('TYPE', KEYS[2]).ok == 'set' and redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 1 end
+return 0
 `;
 
 // A DECR on a key that expired meanwhile would leave -1 without a TTL.
@@ -240,8 +277,30 @@ export function createOAuthStore(redis: RedisClient, prefix: string) {
       // XX-like: only a grant that exists is marked, so a guess creates nothing.
       if (await redis.exists(grantKey(grantId))) await redis.hset(grantKey(grantId), 'status', 'revoked');
     },
-    async rotateRefresh(grantId: string, presentedDigest: string, nextDigest: string): Promise<RefreshOutcome> {
-      return (await redis.eval(ROTATE_REFRESH, 2, grantKey(grantId), usedKey(grantId), presentedDigest, nextDigest, String(grantTtl), String(USED_REFRESH_KEPT))) as RefreshOutcome;
+    /**
+     * Rotates the refresh token whose digest is `presentedDigest` to the one
+     * whose digest is `nextDigest`. `sealedNext` is the new token sealed for
+     * a repeat of this request within `graceMs`.
+     */
+    async rotateRefresh(grantId: string, presentedDigest: string, nextDigest: string, sealedNext: string, graceMs: number): Promise<RefreshOutcome> {
+      const [kind, sealed] = (await redis.eval(
+        ROTATE_REFRESH,
+        2,
+        grantKey(grantId),
+        usedKey(grantId),
+        presentedDigest,
+        nextDigest,
+        String(grantTtl),
+        String(USED_REFRESH_KEPT),
+        sealedNext,
+        String(Math.max(0, Math.floor(graceMs))),
+      )) as [string, string | undefined];
+      if (kind === 'grace') return { kind, sealedSuccessor: sealed ?? '' };
+      return { kind: kind as 'rotated' | 'reused' | 'unknown' | 'revoked' };
+    },
+    /** Whether the refresh token with this digest is the grant's current one or a used one: only its holder may revoke it. */
+    async holdsRefresh(grantId: string, refreshDigest: string): Promise<boolean> {
+      return (await redis.eval(HOLDS_REFRESH, 2, grantKey(grantId), usedKey(grantId), refreshDigest)) === 1;
     },
   };
 }

@@ -3,28 +3,46 @@
 // ten minutes and is bound to the client, the redirect URI, the PKCE
 // challenge, the resource, the scope and the issuer it was made on; a second
 // use revokes the grant its first use made. Refresh tokens rotate on every
-// use, and a used one presented again revokes its whole family. Revoking a
-// refresh token or an access token of a grant revokes the whole grant.
+// use, and a used one presented again revokes its whole family, except the
+// one rotated last within the reuse grace: hosts that refresh in parallel
+// present one token several times at once, and each gets the same successor.
+// Revoking a refresh token or an access token of a grant revokes the whole
+// grant.
 import { LIMITS, type TokenRequest, type TokenResponse } from '@msa/contracts';
-import { appError, type AppError } from '@msa/service-kit';
+import { appError, createSealedText, type AppError } from '@msa/service-kit';
 import { randomBase62 } from '../domain/credentials.js';
 import { FREE_TIER } from '../domain/create-credentials.js';
 import { signAccessToken } from '../domain/access-token.js';
-import { audienceFor } from '../domain/resource-indicator.js';
+import { audienceFor, sameResource } from '../domain/resource-indicator.js';
 import { formatScopes, narrowScopes } from '../domain/scopes.js';
 import type { TokenKeys } from '../domain/token-keys.js';
 import { readOwnAccessToken } from './own-access-token.js';
-import { personId } from './person.js';
+import { approvalPrincipal } from './person.js';
 import { digest, type Grant, type OAuthStore } from './oauth-store.js';
 import { verifierMatches } from './pkce.js';
 
 const REFRESH_PREFIX = 'msa_rt_';
 const REFRESH_TOKEN = /^msa_rt_(g[0-9A-Za-z]{24})_([0-9A-Za-z]{40})$/;
+const SUCCESSOR_SEAL_PURPOSE = 'refresh-token-successor';
+
+/** Okta's default grace for a rotated refresh token used again. */
+export const DEFAULT_REFRESH_REUSE_GRACE_SECONDS = 30;
+
+/**
+ * The successor of a refresh token, sealed under a key derived from that
+ * token: Redis holds only the token's digest, so a copy of Redis opens
+ * nothing, and only a caller presenting the token gets its successor.
+ */
+function successorSeal(presentedToken: string) {
+  return createSealedText(presentedToken, SUCCESSOR_SEAL_PURPOSE);
+}
 
 export interface TokenGrantDeps {
   store: OAuthStore;
   tokenKeys: TokenKeys;
   publicBaseUrl: string;
+  /** REFRESH_REUSE_GRACE_SECONDS: how long the refresh token rotated last answers again with its successor (0: never). */
+  refreshReuseGraceSeconds?: number;
 }
 
 function invalidGrant(message: string): AppError {
@@ -52,17 +70,20 @@ function publicClientId(body: TokenRequest, authorization: string | undefined): 
 }
 
 export function createTokenGrants(deps: TokenGrantDeps) {
-  function issue(grant: Grant, scopes: Grant['scopes'], audience: string): { response: TokenResponse; refreshDigest: string } {
-    const refreshToken = `${REFRESH_PREFIX}${grant.grant_id}_${randomBase62(40)}`;
+  const graceMs = (deps.refreshReuseGraceSeconds ?? DEFAULT_REFRESH_REUSE_GRACE_SECONDS) * 1000;
+  const newRefreshToken = (grant: Grant) => `${REFRESH_PREFIX}${grant.grant_id}_${randomBase62(40)}`;
+
+  function issue(grant: Grant, scopes: Grant['scopes'], audience: string, refreshToken = newRefreshToken(grant)): { response: TokenResponse; refreshDigest: string } {
+    const who = approvalPrincipal(grant.approval, grant.sandbox);
     const token = signAccessToken(deps.tokenKeys, deps.publicBaseUrl, {
       clientId: grant.client_id,
-      name: grant.approval.email,
+      name: who.name,
       scopes,
       mode: grant.approval.mode,
       tier: FREE_TIER,
       sandbox: grant.sandbox,
       audience,
-      person: { id: personId(grant.approval.email, grant.sandbox ? 'sandbox' : grant.approval.mode), email: grant.approval.email, clientName: grant.client_name, grantId: grant.grant_id },
+      person: { id: who.id, email: who.email, clientName: grant.client_name, grantId: grant.grant_id },
     });
     return {
       response: { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn, scope: token.scope, refresh_token: refreshToken },
@@ -70,12 +91,17 @@ export function createTokenGrants(deps: TokenGrantDeps) {
     };
   }
 
-  /** A `resource` of the token request must be the one the code or grant was made for. */
-  function checkResource(bound: string, requested: TokenRequest['resource']): void {
-    if (requested === undefined || requested === '') return;
+  /**
+   * A `resource` of the token request must be the one the code or grant was
+   * made for; a trailing slash may differ. Returns the token's audience: the
+   * resource as this request spelled it, else as the authorization request did.
+   */
+  function checkResource(bound: string, requested: TokenRequest['resource']): string {
+    if (requested === undefined || requested === '') return bound;
     const target = audienceFor(deps.publicBaseUrl, requested);
     if (!target.ok) throw appError('invalid_target', `The requested resource is not allowed: ${target.message}`);
-    if (target.audience !== bound) throw appError('invalid_target', `This grant is for the resource ${bound}.`);
+    if (!sameResource(target.audience, bound)) throw appError('invalid_target', `This grant is for the resource ${bound}.`);
+    return target.audience;
   }
 
   return {
@@ -98,7 +124,7 @@ export function createTokenGrants(deps: TokenGrantDeps) {
         throw invalidGrant('redirect_uri differs from the one of the authorization request.');
       }
       if (!verifierMatches(body.code_verifier, request.code_challenge)) throw invalidGrant('The code_verifier does not match the code_challenge.');
-      checkResource(request.resource, body.resource);
+      const audience = checkResource(request.resource, body.resource);
 
       const grant: Grant = {
         grant_id: grantId,
@@ -110,7 +136,7 @@ export function createTokenGrants(deps: TokenGrantDeps) {
         approval,
         created_at: new Date().toISOString(),
       };
-      const { response, refreshDigest } = issue(grant, grant.scopes, grant.resource);
+      const { response, refreshDigest } = issue(grant, grant.scopes, audience);
       await deps.store.createGrant(grant, refreshDigest);
       return response;
     },
@@ -126,13 +152,19 @@ export function createTokenGrants(deps: TokenGrantDeps) {
       if (grant.sandbox !== sandbox) throw invalidGrant('The refresh token was issued by the other environment\'s issuer.');
       const scopes = narrowScopes(grant.scopes, body.scope);
       if (!scopes.ok) throw appError('invalid_scope', `scope must be a subset of: ${formatScopes(grant.scopes)}.`);
-      checkResource(grant.resource, body.resource);
+      const audience = checkResource(grant.resource, body.resource);
 
-      const { response, refreshDigest } = issue(grant, scopes.scopes, grant.resource);
-      const outcome = await deps.store.rotateRefresh(grant.grant_id, digest(body.refresh_token), refreshDigest);
-      if (outcome === 'reused') throw invalidGrant('The refresh token was already used; every token of its grant is revoked.');
-      if (outcome !== 'rotated') throw invalidGrant('The refresh token is revoked or unknown.');
-      return response;
+      const seal = successorSeal(body.refresh_token);
+      const successor = newRefreshToken(grant);
+      const outcome = await deps.store.rotateRefresh(grant.grant_id, digest(body.refresh_token), digest(successor), seal.seal(successor), graceMs);
+      if (outcome.kind === 'rotated') return issue(grant, scopes.scopes, audience, successor).response;
+      if (outcome.kind === 'grace') {
+        // A parallel request rotated this token a moment ago: the same successor, a new access token of the grant.
+        const earlier = seal.open(outcome.sealedSuccessor);
+        if (earlier) return issue(grant, scopes.scopes, audience, earlier).response;
+      }
+      if (outcome.kind === 'reused') throw invalidGrant('The refresh token was already used; every token of its grant is revoked.');
+      throw invalidGrant('The refresh token is revoked or unknown.');
     },
 
     /**
@@ -149,8 +181,7 @@ export function createTokenGrants(deps: TokenGrantDeps) {
         if (!found) return;
         if (found.grant.client_id !== clientId) throw notTheTokensClient();
         // Only the token's own holder may revoke: the digest must be the current refresh token or a used one.
-        const outcome = await deps.store.rotateRefresh(grantId, digest(token), digest(token));
-        if (outcome === 'rotated' || outcome === 'reused') await deps.store.revokeGrant(grantId);
+        if (await deps.store.holdsRefresh(grantId, digest(token))) await deps.store.revokeGrant(grantId);
         return;
       }
       const claims = readOwnAccessToken(deps.tokenKeys, deps.publicBaseUrl, token);
