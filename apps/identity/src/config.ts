@@ -90,7 +90,7 @@ export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
     .min(1)
     .default(CONSENT_DEFAULTS.principalsPerAddressPerDay)
     .describe(
-      'Distinct people (mailboxes) the consent page sends a code to from one client address (IPv6 by IPV6_LIMIT_PREFIX) per UTC day; a person already counted that day goes on, a new one is refused before any e-mail',
+      'New principals the consent page admits from one client address (IPv6 by IPV6_LIMIT_PREFIX) per UTC day: distinct people (mailboxes) it sends a code to, and every sandbox approval without an e-mail (each is a principal of its own); a person already counted that day goes on, a new one is refused before any e-mail',
     ),
   CONSENT_CODES_PER_ADDRESS_PER_DAY: z.coerce
     .number()

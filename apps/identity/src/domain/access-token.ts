@@ -14,8 +14,11 @@ export interface AccessTokenInput {
   sandbox: boolean;
   /** The `aud`: the RFC 8707 resource the client named, else the base URL. */
   audience: string;
-  /** The authorization code grant: the person (`sub`), their confirmed address, the client's name and the grant. */
-  person?: { id: string; email: string; clientName: string; grantId: string };
+  /**
+   * The authorization code grant: the person (`sub`), their confirmed address
+   * (none for the sandbox without an e-mail), the client's name and the grant.
+   */
+  person?: { id: string; email?: string | undefined; clientName: string; grantId: string };
 }
 
 export interface IssuedToken {
@@ -38,7 +41,8 @@ export function signAccessToken(keys: TokenKeys, publicBaseUrl: string, input: A
     name: input.name,
     mode: input.sandbox ? 'sandbox' : input.mode,
     tier: input.tier,
-    ...(input.person ? { email: input.person.email, client_name: input.person.clientName, grant: input.person.grantId } : {}),
+    ...(input.person?.email !== undefined ? { email: input.person.email } : {}),
+    ...(input.person ? { client_name: input.person.clientName, grant: input.person.grantId } : {}),
   };
   // Loaded on the first token issued: most callers use API keys.
   const accessToken = jsonwebtoken().sign(claims, keys.privateKey, {

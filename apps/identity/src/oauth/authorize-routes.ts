@@ -24,9 +24,10 @@ import type { ConsentMailer } from './consent-mail.js';
 import { approvalTarget } from './approval-target.js';
 import { languageOf, renderConsentPage, renderErrorPage, renderTooManyPage, type ConsentView, type Lang, type PageProblem, type TooMany } from './consent-page.js';
 import { isS256Challenge } from './pkce.js';
-import { digest, type AuthorizationRequest, type Interaction, type OAuthStore } from './oauth-store.js';
+import { digest, type Approval, type AuthorizationRequest, type Interaction, type OAuthStore } from './oauth-store.js';
 import { formActionSource, matchRedirectUri } from './redirect-uris.js';
 import { randomBase62 } from '../domain/credentials.js';
+import { anonymousSandboxId } from './person.js';
 
 export interface AuthorizeDeps {
   store: OAuthStore;
@@ -283,7 +284,15 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
         await deps.store.updateInteraction(id, reset);
         return res.redirect(303, consentUrl(interaction.request.sandbox, id, lang));
       }
-      if (interaction.step === 'email') return sendCode(req, res, id, interaction, lang, first(body.email));
+      // The sandbox without an e-mail: a form of its own with no address and no code in it.
+      if (decision === 'approve' && first(body.mode) === 'sandbox' && body.email === undefined && body.code === undefined) {
+        return approveSandbox(req, res, id, interaction, lang);
+      }
+      if (interaction.step === 'email') {
+        // Live, or the sandbox under one's own address, needs the confirmed address first.
+        if (decision === 'approve') return show(res, 422, id, interaction, lang, { error: 'confirm_first' });
+        return sendCode(req, res, id, interaction, lang, first(body.email));
+      }
       if (decision === 'approve') return approve(req, res, id, interaction, lang, first(body.code), first(body.mode));
       return show(res, 200, id, interaction, lang);
     })
@@ -372,13 +381,36 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
     await deps.store.forgiveTry(mailbox);
     // One approval per page, even when the form is sent twice at once.
     if (!(await deps.store.claimInteraction(id))) return errorPage(res, lang, 404, 'expired');
+    await grantCode(req, res, interaction, { email, mode: chosen });
+  }
+
+  /**
+   * The sandbox without an e-mail code, the way in for directory reviewers:
+   * a principal of its own, tied to no address, with the sandbox's limits
+   * (its requests count on the sandbox quota per principal and per client
+   * address, as an anonymous sandbox call does). Each is a new principal, so
+   * it counts as a new person of the caller's address today, as a mailbox
+   * does: an address gets no more of them than people.
+   */
+  async function approveSandbox(req: Request, res: Response, id: string, interaction: Interaction, lang: Lang) {
+    const principal = anonymousSandboxId();
+    const person = await deps.peoplePerIp.reserve(deps.addressKey(req.ctx.ip), new Date(), `anon:${principal.slice(-24)}`);
+    if (!person.allowed) return tooMany(res, interaction, id, lang, 'people', person.state.resetSeconds);
+    if (!(await deps.store.claimInteraction(id))) {
+      await person.refund();
+      return errorPage(res, lang, 404, 'expired');
+    }
+    await grantCode(req, res, interaction, { mode: 'sandbox', principal });
+  }
+
+  /** Stores the authorization code of an approval and sends the browser back to the client with it. */
+  async function grantCode(req: Request, res: Response, interaction: Interaction, approval: Approval) {
     const authorizationCode = randomBytes(32).toString('base64url');
-    await deps.store.saveCode(authorizationCode, {
-      request: interaction.request,
-      approval: { email, mode: chosen },
-      grant_id: `g${randomBase62(24)}`,
-    });
-    req.log.info({ clientId: interaction.request.client_id, mode: chosen, sandbox: interaction.request.sandbox }, 'authorization approved');
+    await deps.store.saveCode(authorizationCode, { request: interaction.request, approval, grant_id: `g${randomBase62(24)}` });
+    req.log.info(
+      { clientId: interaction.request.client_id, mode: approval.mode, sandbox: interaction.request.sandbox, confirmed: approval.email !== undefined },
+      'authorization approved',
+    );
     finish(res, interaction, { code: authorizationCode });
   }
 

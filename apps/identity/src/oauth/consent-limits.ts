@@ -4,7 +4,7 @@
 import { LIMITS } from '@msa/contracts';
 
 export interface ConsentLimits {
-  /** CONSENT_PRINCIPALS_PER_ADDRESS_PER_DAY: distinct mailboxes one client address asks codes for. */
+  /** CONSENT_PRINCIPALS_PER_ADDRESS_PER_DAY: distinct mailboxes one client address asks codes for, and its sandbox approvals without an e-mail. */
   principalsPerAddressPerDay: number;
   /** CONSENT_CODES_PER_ADDRESS_PER_DAY: code e-mails to one mailbox. */
   codesPerAddressPerDay: number;

@@ -1,7 +1,9 @@
 // The consent page: a plain HTML page for a person, without JavaScript, in
 // German and English. Its forms are what browsers, password managers and
 // assistive technology understand: `email`, `code` (one-time-code) and `mode`
-// fields with labels, and a `decision` submit button.
+// fields with labels, and a `decision` submit button. The first step has a
+// second form, for the sandbox without an e-mail address: `mode=sandbox` and
+// `decision=approve`, no address and no code (the way in for reviewers).
 //
 // The client's name is whatever the client declared, so the page marks it as
 // such unless the operator verified the client, and names where the approval
@@ -48,6 +50,9 @@ const TEXT = {
     codeExpired: 'Der Code ist abgelaufen oder wurde zu oft falsch eingegeben. Fordern Sie einen neuen an.',
     invalidEmail: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
     chooseMode: 'Bitte wählen Sie Live oder Sandbox.',
+    confirmFirst: 'Für Live-Anfragen bestätigen Sie bitte zuerst Ihre E-Mail-Adresse mit dem Code, den wir Ihnen senden.',
+    anonymousSandbox: 'Nur ausprobieren? Die Sandbox geht auch ohne E-Mail-Adresse: Anfragen werden gespeichert, aber nie versendet, und niemand erhält eine E-Mail.',
+    anonymousSandboxButton: 'Sandbox ohne E-Mail ausprobieren',
     footer: 'Sie können diesen Zugriff jederzeit in Ihrer Anwendung widerrufen. Ohne Ihre Zustimmung erhält die Anwendung nichts.',
     errorTitle: 'Das hat nicht geklappt',
     tooMany: {
@@ -105,6 +110,9 @@ const TEXT = {
     codeExpired: 'The code has expired or was entered wrongly too often. Ask for a new one.',
     invalidEmail: 'Please enter a valid e-mail address.',
     chooseMode: 'Please choose live or sandbox.',
+    confirmFirst: 'For live requests, first confirm your e-mail address with the code we send you.',
+    anonymousSandbox: 'Just trying it out? The sandbox works without an e-mail address: requests are stored, never sent, and nobody gets an e-mail.',
+    anonymousSandboxButton: 'Try the sandbox without e-mail',
     footer: 'You can revoke this access in your app at any time. Without your approval the app gets nothing.',
     errorTitle: 'That did not work',
     tooMany: {
@@ -237,7 +245,7 @@ export interface ConsentView {
   step: 'email' | 'code';
   email?: string | undefined;
   /** A problem with what was just sent. */
-  error?: 'wrong_code' | 'code_expired' | 'invalid_email' | 'choose_mode' | undefined;
+  error?: 'wrong_code' | 'code_expired' | 'invalid_email' | 'choose_mode' | 'confirm_first' | undefined;
   attemptsLeft?: number;
 }
 
@@ -252,7 +260,9 @@ function errorLine(view: ConsentView): string {
           ? t.invalidEmail
           : view.error === 'choose_mode'
             ? t.chooseMode
-            : '';
+            : view.error === 'confirm_first'
+              ? t.confirmFirst
+              : '';
   return message ? `<p class="error" role="alert" id="form-error">${escapeHtml(message)}</p>` : '';
 }
 
@@ -278,6 +288,12 @@ ${errorLine(view)}
 <button class="primary" type="submit" name="decision" value="send_code">${t.sendCode}</button>
 <button type="submit" name="decision" value="deny" formnovalidate>${t.deny}</button>
 </div>
+</form>
+<form method="post" action="${escapeHtml(view.action)}" class="field">
+${hidden}
+<input type="hidden" name="mode" value="sandbox">
+<p class="muted">${t.anonymousSandbox}</p>
+<button type="submit" name="decision" value="approve">${t.anonymousSandboxButton}</button>
 </form>`;
   } else {
     const modes = view.sandboxOnly
