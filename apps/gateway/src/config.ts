@@ -109,6 +109,13 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .regex(/^v=MCPv1;\s*k=[a-z0-9]+;\s*p=[A-Za-z0-9+/=]+$/, 'the proof record mcp-publisher prints: v=MCPv1; k=<algorithm>; p=<public key>')
     .optional()
     .describe('The MCP Registry\'s domain proof (v=MCPv1; k=…; p=…), served at /.well-known/mcp-registry-auth; unset: 404 there'),
+  OPENAI_APPS_CHALLENGE: z
+    .string()
+    .trim()
+    .max(512)
+    .regex(/^[\x21-\x7e]+$/, 'the verification token OpenAI\'s app submission shows, printable characters without spaces')
+    .optional()
+    .describe('The domain verification token of the ChatGPT apps directory (shown in OpenAI\'s app submission), served as text/plain at /.well-known/openai-apps-challenge; unset: 404 there'),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 

@@ -118,6 +118,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
       publicBaseUrl: config.PUBLIC_BASE_URL,
       contentSignal: config.CONTENT_SIGNAL,
       ...(config.MCP_REGISTRY_AUTH ? { mcpRegistryAuth: config.MCP_REGISTRY_AUTH } : {}),
+      ...(config.OPENAI_APPS_CHALLENGE ? { openaiAppsChallenge: config.OPENAI_APPS_CHALLENGE } : {}),
     }),
   });
   // Readiness is this process's alone (every route it serves can answer

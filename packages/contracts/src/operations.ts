@@ -838,6 +838,18 @@ export const OPERATIONS = [
     link: { rel: 'agent_skills', title: 'Agent skills index' },
   }),
   route({
+    id: 'getOpenaiAppsChallenge',
+    method: 'GET',
+    path: '/.well-known/openai-apps-challenge',
+    service: 'docs',
+    auth: 'none',
+    sandbox: 'shared',
+    tag: 'MCP',
+    summary: 'Domain verification for the ChatGPT apps directory',
+    description: 'The token OpenAI\'s app submission shows the operator, which proves that this domain serves the app; `404` while the deployment has none.',
+    responses: { 200: { description: 'Plain text', content: { 'text/plain': z.string() } } },
+  }),
+  route({
     id: 'getAgentSkill',
     method: 'GET',
     path: '/.well-known/agent-skills/{name}/SKILL.md',

@@ -29,6 +29,8 @@ export interface DocsRouterOptions {
   contentSignal?: string | ContentSignal;
   /** The MCP Registry's domain proof (`v=MCPv1; k=…; p=…`); without it `/.well-known/mcp-registry-auth` is a 404. */
   mcpRegistryAuth?: string;
+  /** OpenAI's domain verification token for the ChatGPT apps directory; without it `/.well-known/openai-apps-challenge` is a 404. */
+  openaiAppsChallenge?: string;
 }
 
 /** The paths this router answers (GET and HEAD only); the gateway routes exactly these here. */
@@ -53,6 +55,7 @@ export const DISCOVERY_PATHS = [
   '/.well-known/ai-catalog.json',
   '/server.json',
   '/.well-known/mcp-registry-auth',
+  '/.well-known/openai-apps-challenge',
   '/.well-known/agent-skills/index.json',
   '/.well-known/agent-skills/{name}/SKILL.md',
 ] as const;
@@ -141,7 +144,7 @@ function notModified(req: Request, etag: string): boolean {
  * server card. Anything else falls through to `next()`, as do an unknown
  * skill and the registry proof of a deployment that has none.
  */
-export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300, contentSignal, mcpRegistryAuth }: DocsRouterOptions): Router {
+export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300, contentSignal, mcpRegistryAuth, openaiAppsChallenge }: DocsRouterOptions): Router {
   const router = Router();
   const base = normalizeBaseUrl(publicBaseUrl);
   const cache = new Map<string, Rendered & { etag: string }>();
@@ -188,7 +191,7 @@ export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300, contentSi
     res.send(FAVICON_SVG);
   });
 
-  serveDiscovery(router, { base, maxAgeSeconds, cache, contentSignal: parseSignal(contentSignal), mcpRegistryAuth });
+  serveDiscovery(router, { base, maxAgeSeconds, cache, contentSignal: parseSignal(contentSignal), mcpRegistryAuth, openaiAppsChallenge });
   return router;
 }
 
@@ -203,6 +206,7 @@ interface Discovery {
   cache: Map<string, Rendered & { etag: string }>;
   contentSignal: ContentSignal;
   mcpRegistryAuth: string | undefined;
+  openaiAppsChallenge: string | undefined;
 }
 
 /** A discovery document: one media type, rendered for production unless `mirrored`. */
@@ -283,5 +287,11 @@ function serveDiscovery(router: Router, d: Discovery): void {
     if (!d.mcpRegistryAuth) return next();
     // The registry fetches this with Accept: text/plain, follows no redirect and ignores surrounding whitespace.
     send(req, res, { path: '/.well-known/mcp-registry-auth', type: 'text/plain; charset=utf-8' }, production, () => `${d.mcpRegistryAuth!.trim()}\n`);
+  });
+
+  router.get('/.well-known/openai-apps-challenge', (req, res, next) => {
+    if (!d.openaiAppsChallenge) return next();
+    // OpenAI compares the body with the token its dashboard shows: the token alone, no newline after it.
+    send(req, res, { path: '/.well-known/openai-apps-challenge', type: 'text/plain; charset=utf-8' }, production, () => d.openaiAppsChallenge!.trim());
   });
 }

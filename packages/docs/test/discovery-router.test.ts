@@ -24,7 +24,8 @@ function buildApp(options: Partial<DocsRouterOptions> = {}) {
   return app;
 }
 
-const app = buildApp({ mcpRegistryAuth: PROOF });
+const CHALLENGE = 'oai-apps-challenge_3f9c2b7a1e';
+const app = buildApp({ mcpRegistryAuth: PROOF, openaiAppsChallenge: CHALLENGE });
 
 const TYPES: Record<string, string> = {
   '/robots.txt': 'text/plain',
@@ -37,6 +38,7 @@ const TYPES: Record<string, string> = {
   '/.well-known/ai-catalog.json': 'application/ai-catalog+json',
   '/server.json': 'application/json',
   '/.well-known/mcp-registry-auth': 'text/plain',
+  '/.well-known/openai-apps-challenge': 'text/plain',
   '/.well-known/agent-skills/index.json': 'application/json',
   '/.well-known/agent-skills/{name}/SKILL.md': 'text/markdown',
 };
@@ -108,6 +110,16 @@ describe('discovery documents', () => {
     const without = await request(buildApp()).get('/.well-known/mcp-registry-auth');
 
     expect(withProof.text).toBe(`${PROOF}\n`);
+    expect(without.status).toBe(404);
+  });
+
+  it('serves the ChatGPT apps challenge token as configured, and nothing without one', async () => {
+    const withToken = await request(app).get('/.well-known/openai-apps-challenge');
+    const without = await request(buildApp()).get('/.well-known/openai-apps-challenge');
+
+    expect(withToken.status).toBe(200);
+    expect(withToken.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(withToken.text).toBe(CHALLENGE);
     expect(without.status).toBe(404);
   });
 
