@@ -22,6 +22,7 @@ import { securityHeaders } from './routes/security-headers.js';
 import { createAdmitStage } from './stages/admit.js';
 import { createAuthenticateStage } from './stages/authenticate.js';
 import { createAuthorizeBudgetStage, DEFAULT_AUTHORIZE_IN_FLIGHT } from './stages/authorize-budget.js';
+import { createCorsStage } from './stages/cors.js';
 import { createDeprecationStage } from './stages/deprecation.js';
 import { createExchange, pipeline, type Stage } from './stages/exchange.js';
 import { createFailOpen, createGatewayCounters } from './stages/fail-open.js';
@@ -43,6 +44,8 @@ export interface GatewayDeps {
   ipv6LimitPrefix?: number;
   upstreams: Record<UpstreamName, string>;
   upstreamTimeoutMs: number;
+  /** The mcp service's answer deadline, above its tool deadline (default: upstreamTimeoutMs). */
+  mcpTimeoutMs?: number;
   /** A client pausing this long while sending a body gets 408 (default 10 s). */
   clientBodyTimeoutMs?: number;
   /** A body not received in full this long after the gateway began reading it gets 408 (default 15 s). */
@@ -86,7 +89,15 @@ function createStages(deps: GatewayDeps): Stage[] {
   const failOpen = createFailOpen(limiterErrors);
   const authorizeInFlight = deps.authorizeInFlight ?? DEFAULT_AUTHORIZE_IN_FLIGHT;
   const proxy = (service: UpstreamName, maxSockets?: number) =>
-    createServiceProxy({ service, target: deps.upstreams[service], timeoutMs: deps.upstreamTimeoutMs, clientBodyTimeoutMs, logger, upstreamErrors, maxSockets });
+    createServiceProxy({
+      service,
+      target: deps.upstreams[service],
+      timeoutMs: service === 'mcp' ? (deps.mcpTimeoutMs ?? deps.upstreamTimeoutMs) : deps.upstreamTimeoutMs,
+      clientBodyTimeoutMs,
+      logger,
+      upstreamErrors,
+      maxSockets,
+    });
   const proxies = {
     ...(Object.fromEntries(Object.keys(deps.upstreams).map((service) => [service, proxy(service as UpstreamName, deps.upstreamSockets)])) as Record<UpstreamName, RequestHandler>),
     // No larger than its budget, so an admitted request never waits for a socket.
@@ -94,6 +105,7 @@ function createStages(deps: GatewayDeps): Stage[] {
   } satisfies Record<UpstreamName | PoolName, RequestHandler>;
   return [
     createResolveStage({ routes: deps.routes ?? ROUTES, publicBaseUrl }),
+    createCorsStage(),
     createFailedAuthBudgetStage({ limiter: limiters.failedAuth, failOpen, rejections }),
     createAuthenticateStage({ resolveKey: deps.resolveKey, verifyToken: deps.verifyToken, logger }),
     createInFlightStage({ ...DEFAULT_IN_FLIGHT, ...deps.inFlight, rejections }),

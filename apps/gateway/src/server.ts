@@ -63,6 +63,10 @@ function createLimiters(config: GatewayConfig, redis: RedisClient): GatewayDeps[
   };
 }
 
+function upstreamsOf(config: GatewayConfig): Record<UpstreamName, string> {
+  return { catalog: config.CATALOG_URL, shops: config.SHOPS_URL, requests: config.REQUESTS_URL, identity: config.IDENTITY_URL, mcp: config.MCP_URL };
+}
+
 export async function startService(config: GatewayConfig, deps: GatewayServiceDeps = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const metrics = createMetrics('gateway');
@@ -80,13 +84,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
   });
   const sign = createInternalSigner(config.INTERNAL_AUTH_SECRET);
   const identity = createIdentityClient({ baseUrl: config.IDENTITY_URL, sign, timeoutMs: 5_000 });
-  const upstreams: Record<UpstreamName, string> = {
-    catalog: config.CATALOG_URL,
-    shops: config.SHOPS_URL,
-    requests: config.REQUESTS_URL,
-    identity: config.IDENTITY_URL,
-    mcp: config.MCP_URL,
-  };
+  const upstreams = upstreamsOf(config);
   const systemCtx = (): CallContext => ({ principal: null, sandbox: false, ip: '127.0.0.1', request_id: 'gateway-jwks' });
   const verifyToken = createTokenVerifier({
     fetchJwks: async () => {
@@ -106,6 +104,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     ipv6LimitPrefix: config.IPV6_LIMIT_PREFIX,
     upstreams,
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    mcpTimeoutMs: config.MCP_ANSWER_TIMEOUT_MS,
     clientBodyTimeoutMs: config.CLIENT_BODY_TIMEOUT_MS,
     bodyDeadlineMs: config.BODY_DEADLINE_MS,
     inFlight: { perPrincipal: config.IN_FLIGHT_PER_PRINCIPAL, perAddress: config.IN_FLIGHT_PER_ADDRESS },

@@ -22,6 +22,7 @@ export async function startService(config: McpConfig, deps: ServiceDeps = {}): P
     production: config.NODE_ENV === 'production',
     allowedOrigins: config.MCP_ALLOWED_ORIGINS,
     allowedHosts: config.MCP_ALLOWED_HOSTS,
+    toolDeadlineMs: config.TOOL_DEADLINE_MS,
     logger,
     metrics,
   });

@@ -256,11 +256,17 @@ describe('/mcp methods and origins', () => {
     expect(res.headers.allow).toBe('POST');
   });
 
-  it('refuses a foreign Origin with 403 and the origin_not_allowed envelope in error.data', async () => {
-    const res = await h.rpc(legacyRequest('ping'), { headers: { Origin: 'https://evil.example' } });
+  it('answers a browser client on another origin (the MCP Inspector, a web host) by default', async () => {
+    const res = await h.rpc(legacyRequest('ping'), { headers: { Origin: 'https://web-host.example', 'X-Forwarded-Host': 'api.test.local' } });
+
+    expect(res.status).toBe(200);
+  });
+
+  it('still refuses a foreign Host sent with any origin: what a rebound name looks like', async () => {
+    const res = await h.rpc(legacyRequest('ping'), { headers: { Origin: 'http://rebound.evil.example', 'X-Forwarded-Host': 'rebound.evil.example' } });
 
     expect(res.status).toBe(403);
-    expect(res.body.error.data.error.code).toBe('origin_not_allowed');
+    expect(res.body.error.message).toContain('host');
   });
 
   it('refuses the opaque origin "null"', async () => {
@@ -322,6 +328,13 @@ describe('/mcp in production', () => {
 
     expect(origin.status).toBe(403);
     expect(host.status).toBe(403);
+  });
+
+  it('refuses an origin MCP_ALLOWED_ORIGINS does not list, with 403 and the origin_not_allowed envelope in error.data', async () => {
+    const res = await prod.rpc(legacyRequest('ping'), { headers: { Origin: 'https://evil.example', 'X-Forwarded-Host': 'api.test.local' } });
+
+    expect(res.status).toBe(403);
+    expect(res.body.error.data.error.code).toBe('origin_not_allowed');
   });
 
   it('allows an origin listed in MCP_ALLOWED_ORIGINS', async () => {

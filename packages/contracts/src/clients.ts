@@ -6,6 +6,7 @@ import { ShopList } from './shops.js';
 import { ShopRequestResult } from './shop-requests.js';
 import { Quote } from './quotes.js';
 import { GrantStatusResponse, IntrospectionResponse } from './identity.js';
+import { PersonalShopRequestErasure, PersonalShopRequests, type PersonalShopRequestQueryInput } from './privacy.js';
 import { ErrorEnvelope } from './errors.js';
 import { INTERNAL_AUTH_HEADER, type CallContext, type ServiceName } from './internal.js';
 import type { z } from './zod.js';
@@ -147,6 +148,12 @@ export function createRequestsClient(opts: Omit<ServiceClientOptions, 'audience'
     /** The body goes as given: the requests service validates it and answers a 422 with every problem. */
     createQuote: (ctx: CallContext, body: unknown) => c.call(Quote, 'POST', '/v1/quotes', ctx, { body }),
     getQuote: (ctx: CallContext, id: string) => c.call(Quote, 'GET', `/v1/quotes/${encodeURIComponent(id)}`, ctx),
+    /** Internal: the stored shop requests of an address or principals (a person's right of access). */
+    findPersonalShopRequests: (ctx: CallContext, query: PersonalShopRequestQueryInput) =>
+      c.call(PersonalShopRequests, 'POST', '/internal/privacy/shop-requests/find', ctx, { body: query }),
+    /** Internal: erases their personal data, the list entries' copies and undelivered intake jobs. */
+    erasePersonalShopRequests: (ctx: CallContext, query: PersonalShopRequestQueryInput) =>
+      c.call(PersonalShopRequestErasure, 'POST', '/internal/privacy/shop-requests/erase', ctx, { body: query }),
   };
 }
 export type RequestsClient = ReturnType<typeof createRequestsClient>;

@@ -63,3 +63,19 @@ export const INTAKE_QUEUE = 'intake';
 export const INTAKE_FAILED_JOB_MAX_AGE_SECONDS = 30 * 24 * 3600;
 /** Redis stream of the internal request list (the key gets the deployment prefix). */
 export const INTAKE_LIST_STREAM = 'intake:list';
+
+/**
+ * The intake worker's keys that hold copies of a request's personal data:
+ * the list, the marker that names a request's entry (tagged with the list's
+ * whole name, so both sit in one Cluster slot) and the logos downloaded
+ * until the operator e-mail is sent. Written by the worker, erased by the
+ * requests service; both build the names here.
+ */
+export function intakeCopyKeys(prefix: string) {
+  const list = `${prefix}${INTAKE_LIST_STREAM}`;
+  return {
+    list,
+    entry: (id: string) => `{${list}}:entry:${id}`,
+    logos: (id: string) => `${prefix}intake:logos:{${id}}`,
+  };
+}

@@ -25,10 +25,12 @@ const SPEC_OPERATIONS: Record<Exclude<OperationId, keyof typeof ADDED_OPERATIONS
   getServiceDocument: ['get', '/'],
 };
 
-/** Added within v1 beyond spec section 4 (DESIGN "Quotes"). */
+/** Added within v1 beyond spec section 4 (DESIGN "Quotes", "Personal data"). */
 const ADDED_OPERATIONS = {
   createQuote: ['post', '/v1/quotes'],
   getQuote: ['get', '/v1/quotes/{id}'],
+  exportPersonalData: ['get', '/v1/me/data'],
+  erasePersonalData: ['delete', '/v1/me/data'],
 } as const satisfies Partial<Record<OperationId, [method: string, path: string]>>;
 
 const ALL_OPERATIONS: Record<OperationId, readonly [method: string, path: string]> = { ...SPEC_OPERATIONS, ...ADDED_OPERATIONS };
@@ -59,10 +61,10 @@ function operation(doc: OpenApiDocument, id: OperationId): Operation {
 describe('buildOpenApiDocument', () => {
   const doc = buildOpenApiDocument({ publicBaseUrl: BASE_URL });
 
-  it('lists the 17 operations of spec section 4 and the quotes added since', () => {
+  it('lists the 17 operations of spec section 4 and the quotes and personal data operations added since', () => {
     expect([...OPERATION_IDS].sort()).toEqual(Object.keys(ALL_OPERATIONS).sort());
     expect(Object.keys(SPEC_OPERATIONS)).toHaveLength(17);
-    expect(OPERATION_IDS).toHaveLength(19);
+    expect(OPERATION_IDS).toHaveLength(21);
   });
 
   it.each(Object.entries(ALL_OPERATIONS))('has %s exactly once, at %j', (id, [method, path]) => {

@@ -17,6 +17,7 @@ import {
   TokenRequest,
   TokenResponse,
 } from './identity.js';
+import { PersonalDataExport } from './privacy.js';
 import { z } from './zod.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -435,6 +436,44 @@ export const OPERATIONS = [
     errors: { 401: 'Missing or invalid credentials' },
     headers: { 401: ['WWW-Authenticate'] },
     link: { rel: 'me' },
+  },
+  {
+    id: 'exportPersonalData',
+    kind: 'operation',
+    method: 'GET',
+    path: '/v1/me/data',
+    service: 'identity',
+    auth: 'required',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Credentials',
+    summary: 'Everything stored about the caller (right of access)',
+    description:
+      'For a person who confirmed an e-mail address on the consent page: every shop request (live and sandbox) whose contact or submitter is that address, with its stored fields; the OAuth grants; the credentials whose contact is the address; the consent records. ' +
+      'For an API key or its client credentials: the credentials record (without the hashes of its secrets) and the shop requests it made.',
+    responses: { 200: { description: 'The stored data', content: json(PersonalDataExport) } },
+    errors: { 401: 'Missing or invalid credentials', 503: SERVICE_UNAVAILABLE },
+    headers: { 200: ['Cache-Control'], 401: ['WWW-Authenticate'] },
+    link: { rel: 'my_data', title: 'Export what is stored about you' },
+  },
+  {
+    id: 'erasePersonalData',
+    kind: 'operation',
+    method: 'DELETE',
+    path: '/v1/me/data',
+    service: 'identity',
+    auth: 'required',
+    idempotent: false,
+    sandbox: 'mirrored',
+    tag: 'Credentials',
+    summary: 'Erase the caller\'s personal data (right to erasure)',
+    description:
+      'For a person: erases contact names, e-mail addresses, phone numbers, free text and logo URLs of every shop request tied to the confirmed address, and the internal copies; keeps organization, products, dates, ids and status. ' +
+      'Revokes every grant and refresh token of the address (the token used here stops working), deletes credentials whose only contact is the address and drops queued e-mails to it. ' +
+      'For an API key: erases its shop requests\' personal data and deletes the credentials. Repeating it is harmless.',
+    responses: { 204: { description: 'Erased' } },
+    errors: { 401: 'Missing or invalid credentials', 503: SERVICE_UNAVAILABLE },
+    headers: { 401: ['WWW-Authenticate'] },
   },
   {
     id: 'issueAccessToken',

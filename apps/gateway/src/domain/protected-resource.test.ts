@@ -8,7 +8,7 @@ describe('protectedResourceFor', () => {
     expect(protectedResourceFor(BASE, false, false)).toEqual({
       uri: BASE,
       metadataUrl: `${BASE}/.well-known/oauth-protected-resource`,
-      audiences: [BASE],
+      audiences: [BASE, `${BASE}/`],
     });
   });
 
@@ -16,7 +16,7 @@ describe('protectedResourceFor', () => {
     expect(protectedResourceFor(BASE, false, true)).toEqual({
       uri: `${BASE}/mcp`,
       metadataUrl: `${BASE}/.well-known/oauth-protected-resource/mcp`,
-      audiences: [`${BASE}/mcp`, BASE],
+      audiences: [`${BASE}/mcp`, `${BASE}/mcp/`, BASE, `${BASE}/`],
     });
   });
 
@@ -24,7 +24,7 @@ describe('protectedResourceFor', () => {
     expect(protectedResourceFor(BASE, true, true)).toEqual({
       uri: `${BASE}/sandbox/mcp`,
       metadataUrl: `${BASE}/.well-known/oauth-protected-resource/sandbox/mcp`,
-      audiences: [`${BASE}/sandbox/mcp`, BASE],
+      audiences: [`${BASE}/sandbox/mcp`, `${BASE}/sandbox/mcp/`, BASE, `${BASE}/`],
     });
     expect(protectedResourceFor(BASE, true, false).metadataUrl).toBe(`${BASE}/.well-known/oauth-protected-resource/sandbox`);
   });

@@ -11,8 +11,10 @@ export interface ProtectedResource {
   /**
    * Token audiences accepted here: the resource itself, then `{base}`, the
    * audience of every token requested without `resource` (and of every token
-   * issued before resource indicators). Clients that already use such tokens
-   * on /mcp keep working; a token requested for /mcp works only on /mcp.
+   * issued before resource indicators), each also with a trailing slash,
+   * since identity keeps the slash a client sent (`https://host/`, as
+   * claude.ai names a host-only resource). Clients that already use base
+   * tokens on /mcp keep working; a token requested for /mcp works only on /mcp.
    */
   audiences: [string, ...string[]];
 }
@@ -23,6 +25,6 @@ export function protectedResourceFor(publicBaseUrl: string, sandbox: boolean, mc
   return {
     uri,
     metadataUrl: `${publicBaseUrl}/.well-known/oauth-protected-resource${path}`,
-    audiences: uri === publicBaseUrl ? [uri] : [uri, publicBaseUrl],
+    audiences: (uri === publicBaseUrl ? [uri] : [uri, publicBaseUrl]).flatMap((a) => [a, `${a}/`]) as [string, ...string[]],
   };
 }

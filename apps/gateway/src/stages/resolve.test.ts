@@ -33,7 +33,7 @@ describe('resolve stage', () => {
 
     await resolve(x, () => undefined);
 
-    expect(x.resource.audiences).toEqual([`${BASE}/sandbox/mcp`, BASE]);
+    expect(x.resource.audiences).toEqual([`${BASE}/sandbox/mcp`, `${BASE}/sandbox/mcp/`, BASE, `${BASE}/`]);
   });
 
   it('marks an unknown path as a miss and still hands on, so it is counted like any request', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createOriginPolicy, requestedHost } from './origin-policy.js';
 
 describe('createOriginPolicy', () => {
-  const dev = createOriginPolicy({ publicBaseUrl: 'https://api.merch.example', production: false });
+  const dev = createOriginPolicy({ publicBaseUrl: 'https://api.merch.example', production: false, allowedOrigins: [] });
+  const open = createOriginPolicy({ publicBaseUrl: 'https://api.merch.example', production: true });
   const prod = createOriginPolicy({
     publicBaseUrl: 'https://api.merch.example',
     production: true,
@@ -33,7 +34,19 @@ describe('createOriginPolicy', () => {
     expect(prod.originAllowed('https://tools.example.org:3000')).toBe(false);
   });
 
-  it('refuses foreign, malformed and opaque origins', () => {
+  it('allows any browser origin by default, but not the opaque or a malformed one', () => {
+    expect(open.originAllowed('http://localhost:6274')).toBe(true);
+    expect(open.originAllowed('https://web-host.example')).toBe(true);
+    expect(open.originAllowed('null')).toBe(false);
+    expect(open.originAllowed('localhost')).toBe(false);
+  });
+
+  it('keeps checking Host when any origin is allowed: the protection against DNS rebinding', () => {
+    expect(open.hostAllowed('rebound.evil.example')).toBe(false);
+    expect(open.hostAllowed('api.merch.example')).toBe(true);
+  });
+
+  it('refuses foreign, malformed and opaque origins when a list is given', () => {
     expect(dev.originAllowed('https://evil.example')).toBe(false);
     expect(dev.originAllowed('null')).toBe(false);
     expect(dev.originAllowed('localhost')).toBe(false);

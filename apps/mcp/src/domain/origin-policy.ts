@@ -1,13 +1,19 @@
 /**
- * DNS-rebinding protection for /mcp (MCP transport specification): a browser
- * page on a foreign origin, or a foreign host name resolved to our address,
- * must not reach the tools. Non-browser clients send no Origin and pass.
+ * DNS-rebinding protection for /mcp (MCP transport specification): a foreign
+ * host name resolved to our address must not reach the tools, so `Host` is
+ * always checked against the allowed names. `Origin` is checked as the
+ * specification asks (present and invalid: 403), and by default any browser
+ * origin is valid: /mcp has no ambient authority (no cookies; every
+ * privilege is a bearer token the page must hold itself), so a page on
+ * another origin, such as the MCP Inspector or a web host, can do nothing a
+ * script outside a browser could not. A list in `allowedOrigins` instead of
+ * `*` narrows it to those origins. Non-browser clients send no Origin and pass.
  */
 export interface OriginPolicyOptions {
   publicBaseUrl: string;
   /** Outside production, localhost and 127.0.0.1 are allowed too (any port). */
   production: boolean;
-  /** Exact origins (`https://app.example.org`) or any-port patterns (`http://host:*`). */
+  /** `*` (the default: any origin but the opaque `null`), or exact origins (`https://app.example.org`) and any-port patterns (`http://host:*`). */
   allowedOrigins?: readonly string[];
   /** Host names (a port, if given, is ignored). */
   allowedHosts?: readonly string[];
@@ -28,7 +34,10 @@ function hostnameOf(host: string): string | null {
   }
 }
 
-export function createOriginPolicy({ publicBaseUrl, production, allowedOrigins = [], allowedHosts = [] }: OriginPolicyOptions): OriginPolicy {
+export const ANY_ORIGIN = '*';
+
+export function createOriginPolicy({ publicBaseUrl, production, allowedOrigins = [ANY_ORIGIN], allowedHosts = [] }: OriginPolicyOptions): OriginPolicy {
+  const anyOrigin = allowedOrigins.includes(ANY_ORIGIN);
   const publicUrl = new URL(publicBaseUrl);
   const hosts = new Set<string>([publicUrl.hostname.toLowerCase()]);
   if (!production) for (const h of LOCAL_HOSTNAMES) hosts.add(h);
@@ -40,6 +49,7 @@ export function createOriginPolicy({ publicBaseUrl, production, allowedOrigins =
   const exactOrigins = new Set<string>([publicUrl.origin]);
   const anyPort: { protocol: string; hostname: string }[] = [];
   for (const o of allowedOrigins) {
+    if (o === ANY_ORIGIN) continue;
     const m = /^(https?):\/\/([^/:]+):\*$/i.exec(o);
     if (m) anyPort.push({ protocol: `${m[1]!.toLowerCase()}:`, hostname: m[2]!.toLowerCase() });
     else {
@@ -59,6 +69,8 @@ export function createOriginPolicy({ publicBaseUrl, production, allowedOrigins =
   return {
     originAllowed(origin) {
       if (origin === undefined || origin === '') return true;
+      // Sandboxed frames, file: pages and redirected requests send the opaque "null": no origin to hold to anything.
+      if (anyOrigin) return origin !== 'null' && URL.canParse(origin);
       let url: URL;
       try {
         url = new URL(origin);

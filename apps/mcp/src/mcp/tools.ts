@@ -17,7 +17,7 @@ import {
 import { toFieldProblems } from '@msa/service-kit';
 import type { CallToolResult, McpServer, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
 import { mcpResourceMetadataUrl } from '../domain/tool-authorization.js';
-import type { McpDeps } from './deps.js';
+import { DEFAULT_TOOL_DEADLINE_MS, type McpDeps } from './deps.js';
 import { mcpParamHeaderName, mcpParamValue } from './param-headers.js';
 import { TOOL_DESCRIPTIONS } from './tool-descriptions.js';
 import { advertisedInput, advertisedOutput } from './tool-schema.js';
@@ -110,10 +110,32 @@ function createHandlers(deps: McpDeps, ctx: CallContext): Record<McpToolName, To
 export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext): void {
   const handlers = createHandlers(deps, ctx);
 
-  /** Runs a call and turns any failure into an error result; counts outcomes. */
+  const deadlineMs = deps.toolDeadlineMs ?? DEFAULT_TOOL_DEADLINE_MS;
+
+  /** The answer of a call past the deadline: a tool error the model can act on, while the call itself may still finish. */
+  function late(tool: McpToolName, service: Service): CallToolResult {
+    const seconds = Math.round(deadlineMs / 100) / 10;
+    const hint =
+      tool === 'create_shop_request'
+        ? 'The shop request may still be stored: call create_shop_request again with the same idempotency_key, which answers with that request instead of making a second one.'
+        : 'Retry in a moment; this tool is read-only, so retrying is safe.';
+    return toolFailure(deps.envelope('upstream_timeout', `${tool} did not finish within ${seconds} s: the ${service} service is slow.`, { hint }));
+  }
+
+  /** Runs a call within the deadline and turns any failure into an error result; counts outcomes. */
   async function run(tool: McpToolName, { service, call }: ToolHandler, args: unknown, extra: ServerContext): Promise<CallToolResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), deadlineMs);
+    });
     try {
-      const result = await call(args, extra.http?.req?.headers);
+      // The race also handles a rejection of the call that arrives after the deadline.
+      const result = await Promise.race([call(args, extra.http?.req?.headers), deadline]);
+      if (result === null) {
+        deps.toolCalls?.inc({ tool, outcome: 'error' });
+        deps.logger.warn({ tool, service, deadlineMs }, 'tool call passed its deadline');
+        return late(tool, service);
+      }
       deps.toolCalls?.inc({ tool, outcome: result.isError ? 'error' : 'ok' });
       return result;
     } catch (err) {
@@ -121,6 +143,8 @@ export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext
       const env = envelopeOfFailure(err, deps.envelope, service);
       if (env.error.status >= 500) deps.logger.warn({ err, tool }, 'tool call failed upstream');
       return toolFailure(withToolHint(tool, env));
+    } finally {
+      clearTimeout(timer);
     }
   }
 
