@@ -10,6 +10,8 @@ import { shopRequestRoutes } from './routes/shop-request-routes.js';
 import type { QuoteQuotas } from './store/quote-quotas.js';
 import type { QuoteStore } from './store/quote-store.js';
 import type { ShopRequestQuotas } from './store/shop-request-quotas.js';
+import type { PersonalRequestDeps } from './privacy/personal-requests.js';
+import { privacyRoutes } from './privacy/privacy-routes.js';
 import { createAcceptanceBarrier, NO_BARRIER } from './store/replication.js';
 import type { ShopRequestStore } from './store/shop-request-store.js';
 
@@ -35,6 +37,8 @@ export interface AppDeps {
   ipv6LimitPrefix?: number;
   /** REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS: replicas that hold a shop request's writes before its 201; off when absent or 0. */
   replication?: ReplicationOptions;
+  /** The internal routes of the rights of access and erasure; absent, they are not served. */
+  privacy?: PersonalRequestDeps;
   now?: () => Date;
 }
 
@@ -69,5 +73,6 @@ export function createApp(deps: AppDeps): Express {
     : NO_BARRIER;
   app.use('/v1/shop-requests', shopRequestRoutes({ ...deps, barrier }));
   app.use('/v1/quotes', quoteRoutes({ ...deps, quoteCounter: deps.counters.quotes }));
+  if (deps.privacy) app.use(privacyRoutes({ ...deps.privacy, publicBaseUrl }));
   return finishServiceApp(app, { logger, publicBaseUrl });
 }

@@ -18,7 +18,9 @@ import { createReconciler } from './intake/reconciler.js';
 import { createQuoteQuotas } from './store/quote-quotas.js';
 import { createQuoteStore } from './store/quote-store.js';
 import { createShopRequestQuotas } from './store/shop-request-quotas.js';
-import { createShopRequestStore } from './store/shop-request-store.js';
+import { allShopRequestIds, createShopRequestStore } from './store/shop-request-store.js';
+import { createIntakeCopies } from './privacy/store/intake-copies.js';
+import { createRequestIndex } from './privacy/store/request-index.js';
 
 const CATALOG_TIMEOUT_MS = 5_000;
 
@@ -45,7 +47,9 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
   const metrics = createMetrics('requests');
   const counters = createShopRequestCounters(metrics);
   const replication = { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS };
+  const index = createRequestIndex(redis, config.REDIS_KEY_PREFIX, config.INTERNAL_AUTH_SECRET);
   const store = createShopRequestStore(redis, config.REDIS_KEY_PREFIX, {
+    index,
     liveRetentionSeconds: config.SHOP_REQUEST_LIVE_RETENTION_DAYS * 86_400,
     maxStoredBytes: config.SHOP_REQUEST_MAX_STORED_BYTES,
   });
@@ -90,6 +94,13 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     intake,
     metrics,
     counters,
+    privacy: {
+      store,
+      index,
+      intakeCopies: createIntakeCopies(redis, config.REDIS_KEY_PREFIX),
+      dropIntakeJob: (id) => intake.drop(id),
+      allRequestIds: () => allShopRequestIds(redis, config.REDIS_KEY_PREFIX),
+    },
   });
   const reconciler = createReconciler({
     store,

@@ -26,7 +26,15 @@ import { createIntakeQueue, type IntakeQueue } from '../src/intake/intake-queue.
 import { createQuoteQuotas, type QuoteQuotaLimits, type QuoteQuotas } from '../src/store/quote-quotas.js';
 import { createQuoteStore, type QuoteStore } from '../src/store/quote-store.js';
 import { createShopRequestQuotas, type ShopRequestQuotaLimits, type ShopRequestQuotas } from '../src/store/shop-request-quotas.js';
-import { createShopRequestStore, type ShopRequestStore, type ShopRequestStoreOptions } from '../src/store/shop-request-store.js';
+import { createIntakeCopies } from '../src/privacy/store/intake-copies.js';
+import { createRequestIndex } from '../src/privacy/store/request-index.js';
+import {
+  allShopRequestIds,
+  createShopRequestStore,
+  type ShopRequestEraser,
+  type ShopRequestStore,
+  type ShopRequestStoreOptions,
+} from '../src/store/shop-request-store.js';
 
 export { TEST_BASE_URL, buildPrincipal };
 
@@ -59,7 +67,7 @@ export interface Harness {
   redis: Redis;
   prefix: string;
   queuePrefix: string;
-  store: ShopRequestStore;
+  store: ShopRequestStore & ShopRequestEraser;
   quotas: ShopRequestQuotas;
   quotes: QuoteStore;
   quoteQuotas: QuoteQuotas;
@@ -71,6 +79,8 @@ export interface Harness {
   get(id: string, opts?: CallOptions): request.Test;
   postQuote(body: unknown, opts?: CallOptions): request.Test;
   getQuote(id: string, opts?: CallOptions): request.Test;
+  /** A POST to an internal route, as identity calls it. */
+  internal(path: string, body: unknown): request.Test;
   /** Every stored shop request record under this file's prefix. */
   recordCount(): Promise<number>;
   /** Builds a second queue on this file's Redis and BullMQ prefix (closed with the harness). */
@@ -133,7 +143,8 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     return q;
   };
   const intake = openQueue();
-  const store = createShopRequestStore(tr.redis, tr.prefix, opts.storeOptions);
+  const index = createRequestIndex(tr.redis, tr.prefix, TEST_INTERNAL_SECRET);
+  const store = createShopRequestStore(tr.redis, tr.prefix, { index, ...opts.storeOptions });
   const quotas = createShopRequestQuotas(tr.redis, tr.prefix, opts.quotaLimits);
   const quotes = createQuoteStore(tr.redis, tr.prefix);
   const quoteQuotas = createQuoteQuotas(tr.redis, tr.prefix, opts.quoteQuotaLimits);
@@ -156,6 +167,14 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     counters: createShopRequestCounters(metrics),
     now: opts.now,
     ...(opts.replication ? { replication: opts.replication } : {}),
+    privacy: {
+      store,
+      index,
+      intakeCopies: createIntakeCopies(tr.redis, tr.prefix),
+      dropIntakeJob: (id) => intake.drop(id),
+      allRequestIds: () => allShopRequestIds(tr.redis, tr.prefix),
+      ...(opts.now ? { now: opts.now } : {}),
+    },
   });
 
   return {
@@ -174,6 +193,7 @@ export async function startHarness(name: string, opts: HarnessOptions = {}): Pro
     get: (id, callOpts = {}) => request(app).get(`/v1/shop-requests/${id}`).set(headers(callOpts)),
     postQuote: (body, callOpts = {}) => request(app).post('/v1/quotes').set(headers(callOpts)).send(body as object),
     getQuote: (id, callOpts = {}) => request(app).get(`/v1/quotes/${id}`).set(headers(callOpts)),
+    internal: (path, body) => request(app).post(path).set(headers({})).send(body as object),
     async recordCount() {
       return (await keysMatching(tr.redis, `${tr.prefix}shop-request:req_*`)).length;
     },

@@ -9,7 +9,7 @@
  * is the stream's whole name, which puts it in the stream's slot.
  */
 import { createHash } from 'node:crypto';
-import { INTAKE_LIST_STREAM } from '@msa/contracts';
+import { intakeCopyKeys } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
 import { waitForReplicas, type ReplicationOptions } from '@msa/service-kit/redis';
 
@@ -147,9 +147,8 @@ export function createIntakeStore(
   listRetentionMs = LIST_RETENTION_MS,
 ): IntakeStore {
   const stepsKey = (id: string) => `${keyPrefix}intake:steps:{${id}}`;
-  const logosKey = (id: string) => `${keyPrefix}intake:logos:{${id}}`;
-  const listKey = `${keyPrefix}${INTAKE_LIST_STREAM}`;
-  const entryKey = (id: string) => `{${listKey}}:entry:${id}`;
+  // The requests service erases a person's copies under the same names (contracts `intakeCopyKeys`).
+  const { logos: logosKey, list: listKey, entry: entryKey } = intakeCopyKeys(keyPrefix);
 
   return {
     async begin(id, { markOperatorBegun }) {

@@ -12,6 +12,8 @@ const ENQUEUE_TIMEOUT_MS = 5_000;
 
 export interface IntakeQueue {
   enqueue(job: IntakeJob): Promise<void>;
+  /** Removes the job of a request not yet delivered (waiting, delayed or failed); false when there is none or a worker holds it. */
+  drop(requestId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,12 @@ export function createIntakeQueue({ connection, prefix, attempts, backoffMs, log
       await answerWithin(queue.add(INTAKE_QUEUE, job, { jobId: job.request_id }), ENQUEUE_TIMEOUT_MS, 'the intake queue');
       // On the connection BullMQ wrote with (its forwarding wrapper of `connection`), at the master of the queue's slot.
       if (replication?.replicas) await waitForReplicas((await queue.getBackend().client) as unknown as RedisClient, [queue.toKey(job.request_id)], replication);
+    },
+    async drop(requestId) {
+      // BullMQ answers 1 for an id it does not know, so ask first. It refuses
+      // (0) a job a worker holds: that delivery finishes.
+      if (!(await queue.getJob(requestId))) return false;
+      return (await queue.remove(requestId)) === 1;
     },
     close: () => queue.close(),
   };

@@ -5,6 +5,7 @@
 // writes it.
 import { ConfirmedSubmitter, Quote, RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
+import { keysMatching } from '@msa/service-kit/redis';
 import {
   ACCEPTANCE_STEPS,
   Acceptance,
@@ -17,6 +18,7 @@ import {
   type Mode,
 } from '../domain/acceptance.js';
 import { DEFAULT_MAX_STORED_BYTES, StoredRecordTooLarge } from '../domain/stored-size.js';
+import type { RequestIndex } from '../privacy/store/request-index.js';
 
 export interface StoredShopRequest {
   result: ShopRequestResult;
@@ -31,6 +33,8 @@ export interface StoredShopRequest {
   submitter?: ConfirmedSubmitter;
   /** The quote the request named, as it was when the request was accepted. */
   quote?: Quote;
+  /** When its personal data was erased (ISO time). */
+  erasedAt?: string;
 }
 
 /** Who an unfinished request belongs to and which day's quotas it counts on. */
@@ -78,6 +82,16 @@ export interface ShopRequestStore {
   forget(id: string): Promise<void>;
 }
 
+/** The store's part in the right to erasure. */
+export interface ShopRequestEraser {
+  /**
+   * Replaces a stored request's body, result and submitter with their erased
+   * forms and records when; false when there is no stored request or it was
+   * erased already. Its lifetime stays.
+   */
+  erasePersonal(id: string, erased: Pick<StoredShopRequest, 'body' | 'result' | 'submitter'>, erasedAt: Date): Promise<boolean>;
+}
+
 /** Sandbox requests are test data: kept a week to read back, then they expire (a per-caller cost, budgeted in docs/operations.md). */
 export const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -90,6 +104,8 @@ export interface ShopRequestStoreOptions {
   liveRetentionSeconds?: number;
   /** The most bytes a stored record's fields and values may take (SHOP_REQUEST_MAX_STORED_BYTES). */
   maxStoredBytes?: number;
+  /** Finds a person's requests for the rights of access and erasure; every stored request is added. */
+  index?: RequestIndex;
 }
 
 /** The acceptance state a record's hash shows, in Lua (an id without a hash shows `begun`). */
@@ -155,6 +171,13 @@ return {1}`,
   ),
 } satisfies Partial<Record<AcceptanceStepName, string>>;
 
+// KEYS: record. ARGV: erased_at, then field/value pairs. Writes only a stored, not yet erased record.
+const ERASE_PERSONAL = `
+if redis.call('HEXISTS', KEYS[1], 'result') == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'erased_at') == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'erased_at', ARGV[1], unpack(ARGV, 2))
+return 1`;
+
 /** How long the claim of a request that was never stored is kept for the reconciler. */
 const CLAIM_TTL_SECONDS = 2 * 24 * 3600;
 
@@ -171,9 +194,19 @@ export function shopRequestKeysOf(prefix: string, id: string): string[] {
 }
 
 const recordKeyOf = (prefix: string, id: string) => `${prefix}shop-request:${id}`;
+
+/** Every stored request's id, by a SCAN of every master: for the operator's privacy requests only, never on a hot path. */
+export async function allShopRequestIds(redis: RedisClient, prefix: string): Promise<string[]> {
+  const ids = (await keysMatching(redis, `${prefix}shop-request:req_*`)).map((key) => key.slice(`${prefix}shop-request:`.length));
+  return ids.filter((id) => /^req_[0-9a-f]{16}$/.test(id));
+}
 const pendingKeyOf = (prefix: string) => `${prefix}shop-requests:pending`;
 
-export function createShopRequestStore(redis: RedisClient, prefix: string, options: ShopRequestStoreOptions = {}): ShopRequestStore {
+export function createShopRequestStore(
+  redis: RedisClient,
+  prefix: string,
+  options: ShopRequestStoreOptions = {},
+): ShopRequestStore & ShopRequestEraser {
   const liveRetentionSeconds = options.liveRetentionSeconds ?? DEFAULT_LIVE_RETENTION_SECONDS;
   const maxStoredBytes = options.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES;
   const recordKey = (id: string) => recordKeyOf(prefix, id);
@@ -216,6 +249,8 @@ export function createShopRequestStore(redis: RedisClient, prefix: string, optio
       const [taken, state] = await step('store', result.id, [String(ttl), ...Object.entries(fields).flat()]);
       if (taken === 0) throw state === Acceptance.abandoned ? new ClaimAbandonedError(result.id) : new AcceptanceStepRefused(result.id, 'store', state);
       if (sandbox) await redis.zrem(pendingKey, result.id);
+      // After the record: an index entry never names a request that was not stored.
+      await options.index?.add({ id: result.id, body, ownerId, submitter }, ttl);
     },
 
     async get(id) {
@@ -229,6 +264,7 @@ export function createShopRequestStore(redis: RedisClient, prefix: string, optio
         trace: RequestTrace.parse(JSON.parse(raw.trace ?? '{}')),
         ...(raw.submitter ? { submitter: ConfirmedSubmitter.parse(JSON.parse(raw.submitter)) } : {}),
         ...(raw.quote ? { quote: Quote.parse(JSON.parse(raw.quote)) } : {}),
+        ...(raw.erased_at ? { erasedAt: raw.erased_at } : {}),
       };
     },
 
@@ -262,6 +298,15 @@ export function createShopRequestStore(redis: RedisClient, prefix: string, optio
       // under the same id got there), it stays pending until queued.
       const [taken] = await step('forget', id, []);
       if (taken === 1) await redis.zrem(pendingKey, id);
+    },
+
+    async erasePersonal(id, { body, result, submitter }, erasedAt) {
+      const fields = [
+        'body', JSON.stringify(body),
+        'result', JSON.stringify(result),
+        ...(submitter ? ['submitter', JSON.stringify(submitter)] : []),
+      ];
+      return (await redis.eval(ERASE_PERSONAL, 1, recordKey(id), erasedAt.toISOString(), ...fields)) === 1;
     },
   };
 }
