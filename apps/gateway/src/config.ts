@@ -1,5 +1,5 @@
 import { LIMITS } from '@msa/contracts';
-import { DEFAULT_CONTENT_SIGNAL, formatContentSignal, parseContentSignal } from '@msa/docs';
+import { DEFAULT_CONTENT_SIGNAL, LegalEnv, formatContentSignal, parseContentSignal } from '@msa/docs';
 import { AddressLimitEnv, CommonEnv, DEFAULT_BODY_DEADLINE_MS, RedisEnv } from '@msa/service-kit';
 import { z } from 'zod';
 import { DEFAULT_CONNECTIONS_PER_ADDRESS } from './connection-cap.js';
@@ -8,7 +8,8 @@ import { DEFAULT_IN_FLIGHT } from './stages/in-flight.js';
 
 const serviceUrl = (port: number) => z.url().default(`http://127.0.0.1:${port}`);
 
-export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEnv.shape).extend({
+// LegalEnv: the operator's details the privacy notice, terms and imprint are rendered from (see README, "Legal pages").
+export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEnv.shape).extend(LegalEnv.shape).extend({
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Public HTTP port (0 = any free port)'),
   GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(9080).describe('Admin port: /metrics, /dependencies and /healthz; never publish it (0 = any free port)'),
   CATALOG_URL: serviceUrl(8081).describe('catalog service'),

@@ -1,5 +1,5 @@
 import { createIdentityClient, type CallContext } from '@msa/contracts';
-import { createDocsRouter } from '@msa/docs';
+import { createDocsRouter, resolveLegalInfo } from '@msa/docs';
 import {
   closeServer,
   createInternalSigner,
@@ -96,6 +96,9 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     // A revoked grant's tokens pass for at most 5 s (less with a shorter key cache TTL).
     grantActive: createGrantStatus({ identity, systemCtx, ttlMs: Math.min(config.KEY_CACHE_TTL_MS, 5_000) }),
   });
+  const legal = resolveLegalInfo(config, { production: config.NODE_ENV === 'production' });
+  // The pages still answer, saying what is missing; a start is not refused for an imprint.
+  if (legal.unconfigured.length) logger.warn({ unconfigured: legal.unconfigured }, 'legal pages: operator details not configured');
   const app = createApp({
     logger,
     metrics,
@@ -115,6 +118,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     limiters: createLimiters(config, redis),
     docs: createDocsRouter({
       publicBaseUrl: config.PUBLIC_BASE_URL,
+      legal,
       contentSignal: config.CONTENT_SIGNAL,
       ...(config.MCP_REGISTRY_AUTH ? { mcpRegistryAuth: config.MCP_REGISTRY_AUTH } : {}),
       ...(config.OPENAI_APPS_CHALLENGE ? { openaiAppsChallenge: config.OPENAI_APPS_CHALLENGE } : {}),

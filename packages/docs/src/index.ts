@@ -1,5 +1,6 @@
 export * from './agent-skills.js';
 export * from './api-catalog.js';
+export * from './chatgpt-submission.js';
 export * from './context.js';
 export * from './crawling.js';
 export * from './documents.js';

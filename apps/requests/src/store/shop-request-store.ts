@@ -3,7 +3,7 @@
 // the key names, and how a record's hash shows its acceptance state
 // (domain/acceptance.ts): each step checks that table in the script that
 // writes it.
-import { ConfirmedSubmitter, Quote, RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
+import { ConfirmedSubmitter, LIMITS, Quote, RequestTrace, ShopRequestBody, ShopRequestResult } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
 import { keysMatching } from '@msa/service-kit/redis';
 import {
@@ -93,10 +93,10 @@ export interface ShopRequestEraser {
 }
 
 /** Sandbox requests are test data: kept a week to read back, then they expire (a per-caller cost, budgeted in docs/operations.md). */
-export const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
+export const SANDBOX_TTL_SECONDS = LIMITS.sandboxShopRequestRetentionDays * 24 * 3600;
 
-/** Live requests are kept for two years unless the deployment says otherwise. */
-export const DEFAULT_LIVE_RETENTION_DAYS = 730;
+/** Live requests are kept for two years unless the deployment says otherwise; the privacy notice states the same figure. */
+export const DEFAULT_LIVE_RETENTION_DAYS = LIMITS.liveShopRequestRetentionDays;
 export const DEFAULT_LIVE_RETENTION_SECONDS = DEFAULT_LIVE_RETENTION_DAYS * 24 * 3600;
 
 export interface ShopRequestStoreOptions {
