@@ -81,6 +81,12 @@ export const LIMITS = {
   refreshTokenIdleDays: 30,
   /** A quote is stored, and can be read back and named by a shop request, this long after it was made. */
   quoteLifetimeDays: 7,
+  /** A stored live shop request's default lifetime (the requests service's SHOP_REQUEST_LIVE_RETENTION_DAYS); the privacy notice states it. */
+  liveShopRequestRetentionDays: 730,
+  /** Sandbox shop requests are test data, kept a week to read back. */
+  sandboxShopRequestRetentionDays: 7,
+  /** The longest a daily count that names a client address or a mailbox lives (until past its UTC midnight). */
+  limiterKeyRetentionDays: 2,
   /** Lines of one quote, and the pieces of one line. */
   quoteLinesMax: 20,
   quoteQuantityMax: 100_000,

@@ -4,7 +4,7 @@
 // valid JSON whatever the base URL), the text that differs between production
 // and the sandbox, and the sign-in endpoints, linked from the operation table.
 import { LIMITS, SERVICE_PREFIX, type OperationDef, type RouteId } from '@msa/contracts';
-import { operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
+import { isBrowsable, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
 
 /** The table entries a host meets while it signs in, in the order it meets them. */
 const SIGN_IN_OPERATIONS = [
@@ -20,14 +20,19 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 function signInLinks(u: DocUrls, table: readonly OperationDef[]): string {
   return SIGN_IN_OPERATIONS.map((id) => requireOperation(table, id))
-    .map((op) => `- [${op.link?.title ?? op.summary}](${operationHref(u, op)}): \`${op.method} ${op.path}\``)
+    // Endpoints a browser cannot open (POST, the authorization request without its query) are named, not linked.
+    .map((op) => {
+      const title = op.link?.title ?? op.summary;
+      const href = operationHref(u, op);
+      return isBrowsable(op) ? `- [${title}](${href}): \`${op.method} ${op.path}\`` : `- ${title}: \`${op.method} ${href}\``;
+    })
     .join('\n');
 }
 
 function signInWhen(ctx: DocContext, u: DocUrls): string {
   const challenge = 'is answered with `401` and a Bearer challenge (scope `requests:write`), and the host signs in with OAuth:';
   return ctx.sandbox
-    ? `On this sandbox endpoint reading and shop requests work without signing in: a shop request without credentials is a sandbox request, stored and never sent. On the production endpoint ${u.production}/mcp the first shop request (\`create_shop_request\`) without credentials ${challenge}`
+    ? `On this sandbox endpoint reading and shop requests work without signing in: a shop request without credentials is a sandbox request, stored and never sent. On the production endpoint \`${u.production}/mcp\` the first shop request (\`create_shop_request\`) without credentials ${challenge}`
     : `Reading the catalog, prices and shops works at once, without signing in. The first shop request (\`create_shop_request\`) without credentials ${challenge}`;
 }
 

@@ -22,6 +22,9 @@ export interface DocUrls {
   llmsTxt: string;
   agentsMd: string;
   developers: string;
+  privacy: string;
+  terms: string;
+  imprint: string;
   versioning: string;
   onboarding: string;
   keys: string;
@@ -59,6 +62,9 @@ export function docUrls({ publicBaseUrl, sandbox }: DocContext): DocUrls {
     llmsTxt: `${base}/llms.txt`,
     agentsMd: `${base}/agents.md`,
     developers: `${base}/developers`,
+    privacy: `${base}/privacy`,
+    terms: `${base}/terms`,
+    imprint: `${base}/imprint`,
     versioning: `${base}/v1/versioning`,
     onboarding: `${base}/v1/onboarding`,
     keys: `${base}/v1/keys`,
@@ -95,6 +101,32 @@ export function operationHref(u: DocUrls, op: LinkableOperation): string {
     return [u.root, wellKnown, name, 'sandbox', ...rest].join('/');
   }
   return `${u.root}${op.path}`;
+}
+
+/** What the documents need of an entry to decide whether a reader can open its address. */
+export interface BrowsableOperation extends LinkableOperation {
+  id: string;
+  method: string;
+  auth: string;
+  request?: { query?: { shape: Record<string, { isOptional(): boolean }> } };
+}
+
+/**
+ * Entries a plain GET does not open: the registry proof and the ChatGPT apps
+ * challenge exist only where the deployment configured one, and the authorization endpoint needs a client's
+ * whole request in its query (which the table does not model as a schema).
+ */
+const NOT_BROWSABLE = new Set(['getMcpRegistryAuth', 'getOpenaiAppsChallenge', 'authorize']);
+
+/**
+ * Whether a link to the entry opens something: a GET without path parameters,
+ * credentials or required query. Everything else (POST endpoints, `{id}`
+ * templates, the authorization endpoint) is named as code, never as a link a
+ * reader follows into a 401, 405 or 404.
+ */
+export function isBrowsable(op: BrowsableOperation): boolean {
+  if (op.method !== 'GET' || op.path.includes('{') || op.auth === 'required' || NOT_BROWSABLE.has(op.id)) return false;
+  return Object.values(op.request?.query?.shape ?? {}).every((field) => field.isOptional());
 }
 
 /** A table entry the documents cannot do without; a table that lacks it is a bug, not a smaller document. */

@@ -13,7 +13,7 @@ import {
 } from './documents.js';
 import { renderHtmlPage, slugify } from './html.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
-import { ASSET_PATHS, DISCOVERY_PATHS, DOCUMENT_PATHS } from './router.js';
+import { ASSET_PATHS, DISCOVERY_PATHS, DOCUMENT_PATHS, LEGAL_PATHS } from './router.js';
 import { buildServiceDocument } from './service-document.js';
 import { TemplateError, fillTemplate } from './template.js';
 
@@ -106,7 +106,7 @@ describe('the operation table and the documents router', () => {
   it('sends to the documents exactly the paths the router answers', () => {
     const toDocs = OPERATIONS.filter((op) => op.service === 'docs').map((op) => op.path);
 
-    expect([...new Set(toDocs)].sort()).toEqual([...DOCUMENT_PATHS, ...ASSET_PATHS, ...DISCOVERY_PATHS].sort());
+    expect([...new Set(toDocs)].sort()).toEqual([...DOCUMENT_PATHS, ...LEGAL_PATHS, ...ASSET_PATHS, ...DISCOVERY_PATHS].sort());
   });
 });
 
@@ -288,10 +288,15 @@ describe('connecting from an agent host', () => {
         expect(section).toContain(`new StreamableHTTPClientTransport(new URL('${BASE}/mcp'), {\n  requestInit: { headers: { Authorization: 'Bearer msa_live_…' } },`);
       });
 
-      it('links the sign-in endpoints of the operation table', () => {
-        for (const id of ['authorize', 'registerClient', 'revokeToken', 'authorizationServerMetadata', 'mcpProtectedResourceMetadata'] as const) {
+      it('links the sign-in metadata of the operation table and names the endpoints a browser cannot open', () => {
+        for (const id of ['authorizationServerMetadata', 'mcpProtectedResourceMetadata'] as const) {
           const op = OPERATIONS.find((o) => o.id === id)!;
           expect(section).toContain(`](${BASE}${op.path}): \`${op.method} ${op.path}\``);
+        }
+        for (const id of ['authorize', 'registerClient', 'revokeToken'] as const) {
+          const op = OPERATIONS.find((o) => o.id === id)!;
+          expect(section).toContain(`: \`${op.method} ${BASE}${op.path}\``);
+          expect(section).not.toContain(`](${BASE}${op.path})`);
         }
       });
     });

@@ -3,7 +3,8 @@
 // generated blocks (tables, lists) come from here.
 import { API_VERSION, DEPRECATIONS, LIMITS, OPERATIONS, SERVICE_FACTS, SERVICE_PREFIX, type OperationDef, type RouteId } from '@msa/contracts';
 import { agentHostVars } from './agent-hosts.js';
-import { docUrls, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
+import { AGENT_SKILL_NAMES } from './agent-skills.js';
+import { docUrls, isBrowsable, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
 import {
   BODY_LIMIT_KB,
   DEPRECATION_NOTICE_DAYS,
@@ -60,10 +61,24 @@ function credentialsOf(op: OperationDef): string {
 
 const CREDENTIALS_WORDS: Record<OperationDef['auth'], string> = { none: 'no credentials', open: 'credentials optional', required: 'credentials required' };
 
+/**
+ * An entry's title as a link where a reader can open its address; a template
+ * (`{name}`) links each of its documents instead, and a POST endpoint or one
+ * that needs credentials stays text.
+ */
+function linkedTitle(u: DocUrls, op: OperationDef, title: string): string {
+  if (isBrowsable(op)) return `[${title}](${operationHref(u, op)})`;
+  if (op.id === 'getAgentSkill') {
+    const skills = AGENT_SKILL_NAMES.map((name) => `[${name}](${operationHref(u, op).replace('{name}', name)})`).join(', ');
+    return `${title}: ${skills}`;
+  }
+  return title;
+}
+
 /** The endpoint table of the portal: every operation and document the API serves. */
 function endpointRows(u: DocUrls, table: readonly OperationDef[]): string {
   return listedOperations(table)
-    .map((op) => `| \`${op.method} ${op.path}\` | [${cell(op.link?.title ?? op.summary)}](${operationHref(u, op)}) | ${credentialsOf(op)} |`)
+    .map((op) => `| \`${op.method} ${op.path}\` | ${linkedTitle(u, op, cell(op.link?.title ?? op.summary))} | ${credentialsOf(op)} |`)
     .join('\n');
 }
 
@@ -107,6 +122,9 @@ export function templateVars(ctx: DocContext, table: readonly OperationDef[] = O
     LLMS_TXT_URL: u.llmsTxt,
     AGENTS_MD_URL: u.agentsMd,
     DEVELOPERS_URL: u.developers,
+    PRIVACY_URL: u.privacy,
+    TERMS_URL: u.terms,
+    IMPRINT_URL: u.imprint,
     VERSIONING_URL: u.versioning,
     ONBOARDING_URL: u.onboarding,
     SERVICE_DOCUMENT_URL: `${u.base}/`,

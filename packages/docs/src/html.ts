@@ -96,21 +96,32 @@ footer { margin-top: 3rem; color: var(--muted); font-size: 0.85rem; }
 @media (max-width: 50rem) { .layout { display: block; } nav { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } main { padding: 1.5rem 1rem 3rem; } }
 `;
 
+export type PageLang = 'en' | 'de';
+
 export interface HtmlPageOptions {
   /** Where the Markdown of the same page lives, for the footer. */
   markdownUrl: string;
+  /** The page's language, for `<html lang>` and the page's own words; English unless said. */
+  lang?: PageLang;
 }
+
+const PAGE_WORDS: Record<PageLang, { contents: string; asMarkdown: string }> = {
+  en: { contents: 'Contents', asMarkdown: 'This page as Markdown' },
+  de: { contents: 'Inhalt', asMarkdown: 'Diese Seite als Markdown' },
+};
 
 /**
  * A complete, self-contained HTML page from Markdown. The icon link is
  * root-relative rather than built from PUBLIC_BASE_URL, so it stays same-origin
  * (and inside the gateway's `default-src 'self'`) on whatever host served the page.
  */
-export function renderHtmlPage(markdown: string, { markdownUrl }: HtmlPageOptions): string {
+export function renderHtmlPage(markdown: string, { markdownUrl, lang = 'en' }: HtmlPageOptions): string {
   const { body, toc, title } = renderMarkdown(markdown);
+  const words = PAGE_WORDS[lang];
+  const languageHeader = lang === 'en' ? '' : ` -H "Accept-Language: ${lang}"`;
   const nav = toc.map((t) => `<li><a href="#${t.id}">${t.html}</a></li>`).join('\n');
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -121,12 +132,12 @@ export function renderHtmlPage(markdown: string, { markdownUrl }: HtmlPageOption
 </head>
 <body>
 <div class="layout">
-<nav aria-label="Contents"><strong>Contents</strong><ol>
+<nav aria-label="${words.contents}"><strong>${words.contents}</strong><ol>
 ${nav}
 </ol></nav>
 <main>
 ${body}
-<footer>This page as Markdown: <code>curl -H "Accept: text/markdown" ${escapeHtml(markdownUrl)}</code></footer>
+<footer>${words.asMarkdown}: <code>curl -H "Accept: text/markdown"${languageHeader} ${escapeHtml(markdownUrl)}</code></footer>
 </main>
 </div>
 </body>

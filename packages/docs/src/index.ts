@@ -13,3 +13,5 @@ export * from './openapi-document.js';
 export * from './router.js';
 export * from './service-document.js';
 export { fillTemplate, placeholdersIn, TemplateError } from './template.js';
+export * from './legal/legal-config.js';
+export * from './legal/legal-pages.js';

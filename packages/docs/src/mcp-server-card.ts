@@ -124,6 +124,12 @@ export function buildMcpServerCard(ctx: DocContext, table: readonly OperationDef
           agents_md: href(environments[0]!, table, 'getAgentsMd'),
           openapi: href(environments[0]!, table, 'getOpenApi'),
         },
+        // What the directories ask for before a review: who operates it and how it treats personal data.
+        legal: {
+          privacy_policy: href(environments[0]!, table, 'getPrivacyNotice'),
+          terms_of_service: href(environments[0]!, table, 'getTermsOfUse'),
+          imprint: href(environments[0]!, table, 'getImprint'),
+        },
       },
     },
   };

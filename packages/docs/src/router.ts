@@ -19,6 +19,8 @@ import { FAVICON_PATH, FAVICON_SVG, FAVICON_TYPE } from './favicon.js';
 import { SERVER_CARD_TYPE, buildMcpCatalog, buildMcpServerCard, buildRegistryServerJson } from './mcp-server-card.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
 import { buildServiceDocument } from './service-document.js';
+import { developmentLegalInfo, type LegalInfo } from './legal/legal-config.js';
+import { LEGAL_PAGES, legalLanguageOf, renderLegalHtml, renderLegalMarkdown } from './legal/legal-pages.js';
 
 export interface DocsRouterOptions {
   /** PUBLIC_BASE_URL: the production base address every link starts with. */
@@ -31,10 +33,15 @@ export interface DocsRouterOptions {
   mcpRegistryAuth?: string;
   /** OpenAI's domain verification token for the ChatGPT apps directory; without it `/.well-known/openai-apps-challenge` is a 404. */
   openaiAppsChallenge?: string;
+  /** The operator's details for the privacy notice, terms and imprint (`resolveLegalInfo`); the development defaults when left out. */
+  legal?: LegalInfo;
 }
 
 /** The paths this router answers (GET and HEAD only); the gateway routes exactly these here. */
 export const DOCUMENT_PATHS = ['/', '/openapi.json', '/llms.txt', '/agents.md', '/v1/versioning', '/v1/onboarding', '/v1/keys', '/developers'] as const;
+
+/** The legal pages: HTML or Markdown, each in German or English by `Accept-Language` (or `?lang=`). */
+export const LEGAL_PATHS = LEGAL_PAGES.map((page) => `/${page}` as const);
 
 /** Paths the router answers that are not documents (no Markdown form); the gateway routes these here too. */
 export const ASSET_PATHS = [FAVICON_PATH] as const;
@@ -144,7 +151,7 @@ function notModified(req: Request, etag: string): boolean {
  * server card. Anything else falls through to `next()`, as do an unknown
  * skill and the registry proof of a deployment that has none.
  */
-export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300, contentSignal, mcpRegistryAuth, openaiAppsChallenge }: DocsRouterOptions): Router {
+export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300, contentSignal, mcpRegistryAuth, openaiAppsChallenge, legal = developmentLegalInfo() }: DocsRouterOptions): Router {
   const router = Router();
   const base = normalizeBaseUrl(publicBaseUrl);
   const cache = new Map<string, Rendered & { etag: string }>();
@@ -175,6 +182,31 @@ export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300, contentSi
             : `<${url}>; rel="alternate"; type="${alternateType}"`,
         );
       }
+      if (notModified(req, rendered.etag)) return void res.status(304).end();
+      res.status(200).setHeader('Content-Type', CONTENT_TYPES[kind]);
+      res.send(rendered.body);
+    });
+  }
+
+  for (const page of LEGAL_PAGES) {
+    router.get(`/${page}`, (req: Request, res: Response) => {
+      const sandbox = res.locals.sandbox === true;
+      const ctx: DocContext = { publicBaseUrl: base, sandbox };
+      const kind: Kind = wantsMarkdown(req, 'html') ? 'markdown' : 'html';
+      const lang = legalLanguageOf(req.query.lang, req.get('accept-language'));
+      const key = `/${page}|${sandbox}|${kind}|${lang}`;
+      let rendered = cache.get(key);
+      if (!rendered) {
+        const body = kind === 'markdown' ? renderLegalMarkdown(page, ctx, legal, lang) : renderLegalHtml(page, ctx, legal, lang);
+        rendered = { kind, body, etag: etagOf(body) };
+        cache.set(key, rendered);
+      }
+      const url = `${sandbox ? `${base}/sandbox` : base}/${page}`;
+      res.setHeader('Vary', 'Accept, Accept-Language');
+      res.setHeader('Content-Language', lang);
+      res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+      res.setHeader('ETag', rendered.etag);
+      res.setHeader('Link', `<${url}>; rel="alternate"; type="${kind === 'markdown' ? 'text/html' : 'text/markdown'}"`);
       if (notModified(req, rendered.etag)) return void res.status(304).end();
       res.status(200).setHeader('Content-Type', CONTENT_TYPES[kind]);
       res.send(rendered.body);

@@ -27,6 +27,7 @@
  * midnight.
  */
 import { createHmac } from 'node:crypto';
+import { LIMITS } from '@msa/contracts';
 import { mailboxDomain, mailboxKey, type RedisClient } from '@msa/service-kit';
 import { script } from '../store/intake-store.js';
 
@@ -50,7 +51,8 @@ export interface ConfirmationLimit {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
-const TTL_SECONDS = 2 * 24 * 3600;
+/** The privacy notice states this lifetime of keys that name a mailbox. */
+const TTL_SECONDS = LIMITS.limiterKeyRetentionDays * 24 * 3600;
 
 /*
  * KEYS: address today, address yesterday, domain today, domain yesterday
