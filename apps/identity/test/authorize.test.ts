@@ -42,6 +42,13 @@ describe('GET /oauth/authorize', () => {
     expect(page.text).toContain('<label for="email">');
   });
 
+  it('links the privacy notice of its environment, in its language, beside the e-mail field', async () => {
+    const { page } = await startConsent(flow(), clientId, pkce().challenge);
+
+    const afterField = page.text.slice(page.text.indexOf('<input id="email"'), page.text.indexOf('</form>'));
+    expect(afterField).toContain(`<a href="${TEST_BASE_URL}/privacy?lang=de">Datenschutzerklärung</a>`);
+  });
+
   it('speaks English when the browser asks for it, and offers German', async () => {
     const start = await h.api.get('/oauth/authorize').query(authorizeQuery(clientId, pkce().challenge)).set(h.as(ctx));
     const page = await h.api.get(new URL(start.headers.location as string).pathname).set(h.as(ctx)).set('Accept-Language', 'en-GB,en;q=0.9');

@@ -32,6 +32,16 @@ describe('authorizationServerMetadata', () => {
   });
 });
 
+describe('authorizationServerMetadata: policy and terms', () => {
+  it('names the privacy notice and the terms of use of its own environment (op_policy_uri, op_tos_uri)', () => {
+    const production = authorizationServerMetadata(BASE, false);
+    const sandbox = authorizationServerMetadata(BASE, true);
+
+    expect(production).toMatchObject({ op_policy_uri: `${BASE}/privacy`, op_tos_uri: `${BASE}/terms` });
+    expect(sandbox).toMatchObject({ op_policy_uri: `${BASE}/sandbox/privacy`, op_tos_uri: `${BASE}/sandbox/terms` });
+  });
+});
+
 describe('protectedResourceMetadata', () => {
   it('points at the authorization server of the same path', () => {
     expect(protectedResourceMetadata(BASE, true)).toMatchObject({

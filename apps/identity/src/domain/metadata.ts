@@ -27,6 +27,9 @@ export function authorizationServerMetadata(publicBaseUrl: string, sandbox: bool
     authorization_response_iss_parameter_supported: true,
     ui_locales_supported: ['de', 'en'],
     service_documentation: `${base}/developers`,
+    // RFC 8414 §2: what a person signing in may read about how their data is used, and the terms.
+    op_policy_uri: `${base}/privacy`,
+    op_tos_uri: `${base}/terms`,
   };
 }
 

@@ -232,6 +232,7 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
     return {
       lang,
       action: consentUrl(r.sandbox, id),
+      privacyHref: `${issuerFor(deps.publicBaseUrl, r.sandbox)}/privacy?lang=${lang}`,
       switchHref: consentUrl(r.sandbox, id, lang === 'de' ? 'en' : 'de'),
       csrf: interaction.csrf,
       clientName: r.client_name,

@@ -33,6 +33,8 @@ const TEXT = {
     } satisfies Record<Scope, string>,
     emailStep: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse. Wir senden Ihnen einen 6\u2011stelligen Code.',
     email: 'E-Mail-Adresse',
+    emailPrivacy: (href: string) =>
+      `Wir nutzen die Adresse für den Code und um Ihnen Ihre Shop-Anfragen zuzuordnen. <a href="${href}">Datenschutzerklärung</a>: was wir speichern, wie lange, und wie Sie es einsehen oder löschen.`,
     sendCode: 'Code senden',
     codeSent: (minutes: number) =>
       `Wenn diese Adresse E-Mails empfangen kann, ist ein 6\u2011stelliger Code unterwegs. Er gilt ${minutes} Minuten.`,
@@ -94,6 +96,8 @@ const TEXT = {
     } satisfies Record<Scope, string>,
     emailStep: 'First confirm your e-mail address. We will send you a 6\u2011digit code.',
     email: 'E-mail address',
+    emailPrivacy: (href: string) =>
+      `We use the address for the code and to link your shop requests to you. <a href="${href}">Privacy notice</a>: what we store, for how long, and how to see or erase it.`,
     sendCode: 'Send code',
     codeSent: (minutes: number) => `If this address can receive e-mail, a 6\u2011digit code is on its way. It is valid for ${minutes} minutes.`,
     code: 'Code from the e-mail',
@@ -233,6 +237,8 @@ export interface ConsentView {
   lang: Lang;
   /** The form's target and the language switch's link. */
   action: string;
+  /** The privacy notice of the page's environment, in its language, linked beside the e-mail field. */
+  privacyHref: string;
   switchHref: string;
   csrf: string;
   clientName: string;
@@ -284,6 +290,7 @@ ${hidden}
 ${errorLine(view)}
 <label for="email">${t.email}</label>
 <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${escapeHtml(view.email ?? '')}"${describedBy}>
+<p class="muted">${t.emailPrivacy(escapeHtml(view.privacyHref))}</p>
 <div class="actions">
 <button class="primary" type="submit" name="decision" value="send_code">${t.sendCode}</button>
 <button type="submit" name="decision" value="deny" formnovalidate>${t.deny}</button>
