@@ -52,7 +52,7 @@ const FAILED_SWEEP_INTERVAL_MS = 3600 * 1000;
 
 export function mailSettingsOf(config: IntakeWorkerConfig): MailSettings {
   const domain = mailboxAddress(config.MAIL_FROM).split('@')[1] ?? 'localhost';
-  return { from: config.MAIL_FROM, operatorEmail: config.OPERATOR_EMAIL, domain };
+  return { from: config.MAIL_FROM, operatorEmail: config.OPERATOR_EMAIL, domain, publicBaseUrl: config.PUBLIC_BASE_URL };
 }
 
 /**

@@ -10,7 +10,7 @@ import { runMailJob, withoutSecret, type MailJobDeps } from './run-mail-job.js';
 
 const SECRET = 'a-worker-secret-of-at-least-32-characters';
 const ADDED_AT = Date.parse('2030-05-01T12:00:00.000Z');
-const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
+const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example', publicBaseUrl: 'https://api.shop.example' };
 
 function setUp({ now = ADDED_AT, sendError }: { now?: number; sendError?: Error } = {}) {
   const sent: { kind: MailKind; id: string; message: SendMailOptions }[] = [];

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildConsentCodeJob } from '../../test/support/build-mail-job.js';
 import { buildConsentCodeMail } from './consent-code-mail.js';
 
-const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
+/** Both parts without the privacy footer, which is ours and links our notice. */
+const withoutFooter = (mail: { text?: unknown; html?: unknown }) => [String(mail.text).split('\n--\n')[0]!, String(mail.html).replace(/<p class="f">.*?<\/p>/, '')];
+const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example', publicBaseUrl: 'https://api.shop.example' };
 const secret = { to: 'erika.mustermann@example.org', code: '482915' };
 const options = { validMinutes: 10, messageId: '<mail-7-1.consent-code@shop.example>' };
 
@@ -43,6 +45,15 @@ describe('buildConsentCodeMail', () => {
     expect(String(mail.html)).toContain('<html lang="en">');
   });
 
+  it('links the privacy notice in the page\'s language in its footer, in both parts', () => {
+    for (const lang of ['de', 'en'] as const) {
+      const mail = buildConsentCodeMail(buildConsentCodeJob({ lang }), secret, settings, options);
+
+      expect(String(mail.text)).toMatch(new RegExp(`\\n--\\n[^\\n]+: https://api\\.shop\\.example/privacy\\?lang=${lang}\\n$`));
+      expect(String(mail.html)).toContain(`<p class="f"><a href="https://api.shop.example/privacy?lang=${lang}">`);
+    }
+  });
+
   it('names a client without a host by its name alone', () => {
     const job = buildConsentCodeJob({ clientName: 'Mein Agent', clientHost: null });
 
@@ -70,7 +81,8 @@ describe('buildConsentCodeMail', () => {
 
     const mail = buildConsentCodeMail(job, secret, settings, options);
 
-    for (const part of [String(mail.text), String(mail.html)]) {
+    // Our own footer links the privacy notice; what the caller wrote links nothing.
+    for (const part of withoutFooter(mail)) {
       expect(part).toContain('„Claude – Konto prüfen: evil[.]example/login“');
       expect(part).not.toContain('https://');
       expect(part).not.toContain('evil.example');

@@ -15,7 +15,7 @@
 import type { ApprovalTarget, ConsentCodeMailJob, ConsentCodeSecret, ConsentLanguage } from '@msa/contracts';
 import type { SendMailOptions } from 'nodemailer';
 import { neutraliseCallerText } from './caller-text.js';
-import { clip, oneLine, renderHtml, renderText, type Section } from './layout.js';
+import { clip, oneLine, privacyFooter, renderHtml, renderText, type Section } from './layout.js';
 import { traceHeaders, type MailSettings } from './mail-settings.js';
 
 /** Longer client names are cut: the e-mail names the client, it does not carry its prose. */
@@ -118,6 +118,7 @@ export function buildConsentCodeMail(
   const outro = [words.ignore, words.keep, words.closing];
   const spaced = (paragraphs: string[]) => paragraphs.flatMap((p, i) => (i === 0 ? [p] : ['', p]));
   const subject = words.subject(secret.code);
+  const footer = privacyFooter(settings.publicBaseUrl, job.lang);
 
   return {
     from: settings.from,
@@ -125,7 +126,7 @@ export function buildConsentCodeMail(
     subject,
     messageId,
     headers: traceHeaders(job),
-    text: renderText(spaced(intro), sections, spaced(outro)),
-    html: renderHtml(subject, intro, sections, outro, job.lang),
+    text: renderText(spaced(intro), sections, spaced(outro), footer),
+    html: renderHtml(subject, intro, sections, outro, job.lang, footer),
   };
 }

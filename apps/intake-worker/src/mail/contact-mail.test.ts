@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildIntakeJob } from '../../test/support/build-job.js';
 import { buildContactMail } from './contact-mail.js';
 
-const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
+/** Both parts without the privacy footer, which is ours and links our notice. */
+const withoutFooter = (mail: { text?: unknown; html?: unknown }) => [String(mail.text).split('\n--\n')[0]!, String(mail.html).replace(/<p class="f">.*?<\/p>/, '')];
+const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example', publicBaseUrl: 'https://api.shop.example' };
 
 describe('buildContactMail', () => {
   it('confirms in formal German with the shop name, the 48-hour promise and the request id', () => {
@@ -25,6 +27,13 @@ describe('buildContactMail', () => {
     }
   });
 
+  it('links the German privacy notice in its footer, in both parts', () => {
+    const mail = buildContactMail(buildIntakeJob(), settings);
+
+    expect(String(mail.text)).toMatch(/\n--\nWie wir mit Ihren Daten umgehen[^\n]*: https:\/\/api\.shop\.example\/privacy\?lang=de\n$/);
+    expect(String(mail.html)).toContain('<a href="https://api.shop.example/privacy?lang=de">Wie wir mit Ihren Daten umgehen');
+  });
+
   it('keeps line breaks of the contact name out of the recipient', () => {
     const job = buildIntakeJob({ organization: { contact_name: 'Eve\r\nBcc: x@evil.test' } });
 
@@ -44,7 +53,8 @@ describe('buildContactMail', () => {
 
     expect(mail.subject).toBe(`Ihre Shop-Anfrage ${job.request_id} ist eingegangen`);
     expect(mail.to).toEqual({ name: '', address: 'erika.mustermann@example.org' });
-    for (const part of [String(mail.text), String(mail.html)]) {
+    // Our own footer links the privacy notice; what the caller wrote links nothing.
+    for (const part of withoutFooter(mail)) {
       expect(part).toContain('„Konto gesperrt: evil[.]example/k“');
       expect(part).not.toMatch(/https?:|mailto:|www\.|evil\.example|@evil|\u202e/);
       expect(part).not.toContain('Bitte melden Sie sich');

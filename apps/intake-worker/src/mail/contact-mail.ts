@@ -1,7 +1,7 @@
 import { SERVICE_FACTS, type IntakeJob } from '@msa/contracts';
 import type { SendMailOptions } from 'nodemailer';
 import { neutraliseCallerText, quoteCallerText } from './caller-text.js';
-import { renderHtml, renderText, type Section } from './layout.js';
+import { privacyFooter, renderHtml, renderText, type Section } from './layout.js';
 import { messageIdFor, traceHeaders, type MailSettings } from './mail-settings.js';
 
 /**
@@ -39,6 +39,8 @@ export function buildContactMail(job: IntakeJob, settings: MailSettings): SendMa
       ],
     },
   ];
+  // The confirmation is German only, as the contact person's customers are; the notice it links is too.
+  const footer = privacyFooter(settings.publicBaseUrl, 'de');
   const outro = [
     'Bitte geben Sie bei Rückfragen Ihre Anfrage-ID an. Sie können einfach auf diese E-Mail antworten.',
     'Falls Sie keine Shop-Anfrage gestellt haben, können Sie diese E-Mail ignorieren.',
@@ -52,7 +54,7 @@ export function buildContactMail(job: IntakeJob, settings: MailSettings): SendMa
     subject: `Ihre Shop-Anfrage ${id} ist eingegangen`,
     messageId: messageIdFor(id, 'confirmation', settings),
     headers: { ...traceHeaders(job), 'X-Shop-Request-Id': id },
-    text: renderText(intro.flatMap((p, i) => (i === 0 ? [p] : ['', p])), sections, outro.flatMap((p, i) => (i === 0 ? [p] : ['', p]))),
-    html: renderHtml(`Ihre Shop-Anfrage ${id}`, intro, sections, outro),
+    text: renderText(intro.flatMap((p, i) => (i === 0 ? [p] : ['', p])), sections, outro.flatMap((p, i) => (i === 0 ? [p] : ['', p])), footer),
+    html: renderHtml(`Ihre Shop-Anfrage ${id}`, intro, sections, outro, 'de', footer),
   };
 }

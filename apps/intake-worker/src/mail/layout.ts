@@ -36,7 +36,23 @@ export function escapeHtml(value: string): string {
   return HTML_SPECIAL.test(value) ? value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!) : value;
 }
 
-export function renderText(intro: string[], sections: Section[], outro: string[] = []): string {
+/** The closing line of every e-mail to a person: where to read what we do with their data. */
+export interface MailFooter {
+  text: string;
+  url: string;
+}
+
+const FOOTER_TEXT: Record<'de' | 'en', string> = {
+  de: 'Wie wir mit Ihren Daten umgehen und wie Sie sie einsehen oder löschen: Datenschutzerklärung',
+  en: 'How we handle your data, and how to see or erase it: privacy notice',
+};
+
+/** The privacy notice footer, in the e-mail's language, linking `<publicBaseUrl>/privacy` in that language. */
+export function privacyFooter(publicBaseUrl: string, lang: 'de' | 'en'): MailFooter {
+  return { text: FOOTER_TEXT[lang], url: `${publicBaseUrl.replace(/\/+$/, '')}/privacy?lang=${lang}` };
+}
+
+export function renderText(intro: string[], sections: Section[], outro: string[] = [], footer?: MailFooter): string {
   const lines = [...intro];
   for (const section of sections) {
     lines.push('', section.title, '-'.repeat(Math.min(section.title.length, 72)));
@@ -47,6 +63,7 @@ export function renderText(intro: string[], sections: Section[], outro: string[]
     }
   }
   if (outro.length) lines.push('', ...outro);
+  if (footer) lines.push('', '--', `${footer.text}: ${footer.url}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -54,9 +71,9 @@ export function renderText(intro: string[], sections: Section[], outro: string[]
 const STYLE =
   'body{font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#222}h3{margin:20px 0 6px}' +
   'table{border-collapse:collapse}td{vertical-align:top;padding:3px 6px}td.l{color:#555}' +
-  'td.d1{padding-left:22px}';
+  'td.d1{padding-left:22px}p.f{margin-top:24px;font-size:12px;color:#555}';
 
-export function renderHtml(title: string, intro: string[], sections: Section[], outro: string[] = [], lang: 'de' | 'en' = 'de'): string {
+export function renderHtml(title: string, intro: string[], sections: Section[], outro: string[] = [], lang: 'de' | 'en' = 'de', footer?: MailFooter): string {
   const text = (value: string) => escapeHtml(value).replace(/\r\n?|\n/g, '<br>');
   const parts = [
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>`,
@@ -74,6 +91,8 @@ export function renderHtml(title: string, intro: string[], sections: Section[], 
     }
     parts.push('</table>');
   }
-  parts.push(...outro.map((p) => `<p>${text(p)}</p>`), '</body></html>');
+  parts.push(...outro.map((p) => `<p>${text(p)}</p>`));
+  if (footer) parts.push(`<p class="f"><a href="${escapeHtml(footer.url)}">${escapeHtml(footer.text)}</a></p>`);
+  parts.push('</body></html>');
   return parts.join('\n');
 }

@@ -6,6 +6,8 @@ export interface MailSettings {
   operatorEmail: string;
   /** Right-hand side of every Message-ID: the sender's domain. */
   domain: string;
+  /** PUBLIC_BASE_URL: every e-mail to a person links its privacy notice there. */
+  publicBaseUrl: string;
 }
 
 /** The shop request's two e-mails, and the consent page's one-time code from the `mail` queue. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildIntakeJob, buildQuote } from '../../test/support/build-job.js';
 import { buildOperatorMail, formatCreatedAt, formatEuro } from './operator-mail.js';
 
-const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
+const settings = { from: 'Merch-Shop <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example', publicBaseUrl: 'https://api.shop.example' };
 const png = { url: 'https://cdn.example/wappen.png', filename: 'logo-1-wappen.png', contentType: 'image/png', size: 2048, data: Buffer.from('png') };
 const refused = { url: 'https://cdn.example/huge.png', note: 'nicht angehängt: Datei größer als 4 MB' };
 

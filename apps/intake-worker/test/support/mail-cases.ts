@@ -12,7 +12,7 @@ import { buildOperatorMail } from '../../src/mail/operator-mail.js';
 import { buildIntakeJob } from './build-job.js';
 import { buildConsentCodeJob } from './build-mail-job.js';
 
-export const mailSettings = { from: 'Merch-Shop Anfragen <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example' };
+export const mailSettings = { from: 'Merch-Shop Anfragen <anfragen@shop.example>', operatorEmail: 'team@shop.example', domain: 'shop.example', publicBaseUrl: 'https://api.shop.example' };
 
 const png = { url: 'https://cdn.example/wappen.png', filename: 'logo-1-wappen.png', contentType: 'image/png', size: 300, data: Buffer.alloc(300, 7) };
 const jpg = { url: 'https://cdn.example/b.jpg', filename: 'logo-2-b.jpg', contentType: 'image/jpeg', size: 90_000, data: Buffer.alloc(90_000, 1) };
