@@ -1,4 +1,5 @@
-import { LIMITS } from '@msa/contracts';
+import { LIMITS, type RequestsClient } from '@msa/contracts';
+import type { Queue } from 'bullmq';
 import { createServiceApp, finishServiceApp, limitKeyOfAddress, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
 import { createBackoffLimiter, createDailyQuota, createWindowLimiter } from '@msa/service-kit/limits';
 import { createAddressPolicy } from '@msa/service-kit/public-fetch';
@@ -22,6 +23,18 @@ import type { ConsentMailer } from './oauth/consent-mail.js';
 import { createOAuthStore } from './oauth/oauth-store.js';
 import { createTokenGrants } from './oauth/token-grants.js';
 import { grantStatusRoutes } from './routes/grant-status.js';
+import { createConsentMailDrop } from './privacy/consent-mail-drop.js';
+import { indexCredentials, indexGrants } from './privacy/indexing.js';
+import { privacyRoutes } from './privacy/privacy-routes.js';
+import { createPrivacyStore } from './privacy/store/privacy-store.js';
+
+/** What `/v1/me/data` needs beyond identity's own stores. */
+export interface PrivacyDeps {
+  /** The requests service (REQUESTS_URL): a person's shop requests and their copies. */
+  requests: Pick<RequestsClient, 'findPersonalShopRequests' | 'erasePersonalShopRequests'>;
+  /** The `mail` queue the consent codes wait on, to drop those to an erased address. */
+  mailQueue: Queue;
+}
 
 export interface AppDeps {
   logger: Logger;
@@ -46,14 +59,18 @@ export interface AppDeps {
   ipv6LimitPrefix?: number;
   /** The CONSENT_* counts of people and codes; defaults where left out. */
   consentLimits?: Partial<ConsentLimits>;
+  /** Serves GET and DELETE /v1/me/data; without it they are not served. */
+  privacy?: PrivacyDeps;
   /** REFRESH_REUSE_GRACE_SECONDS (default 30). */
   refreshReuseGraceSeconds?: number;
 }
 
 export function createApp(appDeps: AppDeps): Express {
   const { logger, redis, keyPrefix, publicBaseUrl, internalAuthSecret, tokenKeys, metrics, idempotencyLockSeconds } = appDeps;
-  const store = createCredentialStore(redis, keyPrefix);
-  const oauth = createOAuthStore(redis, keyPrefix);
+  // Credentials and grants are filed under their person's mailbox as they are stored (the rights of access and erasure).
+  const privacyStore = createPrivacyStore(redis, keyPrefix, internalAuthSecret);
+  const store = indexCredentials(createCredentialStore(redis, keyPrefix), privacyStore);
+  const oauth = indexGrants(createOAuthStore(redis, keyPrefix), privacyStore);
   const allowPrivate = appDeps.clientMetadataAllowPrivate ?? false;
   const verifiedHosts = new Set((appDeps.verifiedClientHosts ?? []).map((h) => h.toLowerCase()));
   const clients = createClientDirectory(
@@ -136,6 +153,18 @@ export function createApp(appDeps: AppDeps): Express {
     }),
   );
   app.use(grantStatusRoutes(deps));
+  if (appDeps.privacy) {
+    app.use(
+      privacyRoutes({
+        oauth,
+        credentials: store,
+        privacy: privacyStore,
+        requests: appDeps.privacy.requests,
+        dropConsentMails: createConsentMailDrop(appDeps.privacy.mailQueue, internalAuthSecret),
+        publicBaseUrl,
+      }),
+    );
+  }
   app.use(meRoutes(deps));
   app.use(wellKnownRoutes(deps));
   app.use(introspectRoutes(deps));

@@ -58,6 +58,10 @@ export const IdentityEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitE
     .refine(isP256PrivateKey, 'must be an EC P-256 private key in PEM (PKCS#8); literal \\n sequences are accepted')
     .describe('PEM (PKCS#8) of the EC P-256 private key that signs access tokens (ES256); literal \\n sequences are accepted, as .env files write them'),
   TOKEN_SIGNING_KID: Kid.describe('Key id (`kid`) of TOKEN_SIGNING_KEY, published in the JWKS (A-Z a-z 0-9 . _ -, up to 64)'),
+  REQUESTS_URL: z
+    .url()
+    .default('http://127.0.0.1:8083')
+    .describe('requests service: GET and DELETE /v1/me/data find and erase a person\'s shop requests there (internal HTTP)'),
   QUEUE_PREFIX: z.string().min(1).default('{intake}').describe('BullMQ key prefix of the `mail` queue (the consent codes), the same as the intake queue\'s; keep the `{…}` hash tag on Redis Cluster'),
   CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false).describe(
     'Allow Client ID Metadata Documents on loopback and private addresses, over http too (tests and local runs only)',

@@ -1,4 +1,5 @@
 import {
+  createInternalSigner,
   createLogger,
   createMetrics,
   redisTopologyOf,
@@ -9,6 +10,7 @@ import {
   type RunningService,
 } from '@msa/service-kit';
 import { createRedis } from '@msa/service-kit/redis';
+import { createRequestsClient } from '@msa/contracts';
 import { createApp } from './app.js';
 import type { IdentityConfig } from './config.js';
 import { createTokenKeys } from './domain/token-keys.js';
@@ -37,8 +39,10 @@ export async function startService(config: IdentityConfig, deps: ServiceDeps = {
     internalAuthSecret: config.INTERNAL_AUTH_SECRET,
     logger,
   });
+  const requests = createRequestsClient({ baseUrl: config.REQUESTS_URL, sign: createInternalSigner(config.INTERNAL_AUTH_SECRET) });
   const app = createApp({
     consentMailer,
+    privacy: { requests, mailQueue: consentMailer.queue },
     clientMetadataAllowPrivate: config.CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS,
     clientMetadataLimits: {
       fetchTimeoutMs: config.CLIENT_METADATA_FETCH_TIMEOUT_MS,

@@ -32,6 +32,7 @@ async function everyStoredValue(): Promise<string> {
     const type = await redis.type(key);
     if (type === 'string') parts.push((await redis.get(key)) ?? '');
     else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
+    else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
     else parts.push(`${key} has unexpected type ${type}`);
   }
   return parts.join('\n');

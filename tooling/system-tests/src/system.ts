@@ -112,13 +112,6 @@ async function startSystemOnce(opts: SystemOptions): Promise<System> {
   try {
     services.catalog = await start((await import('@msa/catalog')) as unknown as Starter, { ...common, CATALOG_PORT: '0', CATALOG_ADMIN_PORT: '0' }, logger('catalog'));
     services.shops = await start((await import('@msa/shops')) as unknown as Starter, { ...common, SHOPS_PORT: '0', SHOPS_ADMIN_PORT: '0' }, logger('shops'));
-    services.identity = await start((await import('@msa/identity')) as unknown as Starter, {
-      ...common,
-      IDENTITY_PORT: '0',
-      IDENTITY_ADMIN_PORT: '0',
-      TOKEN_SIGNING_KEY: keys.privateKeyPem,
-      TOKEN_SIGNING_KID: 'test-key-1',
-    }, logger('identity'));
     services.requests = await start((await import('@msa/requests')) as unknown as Starter, {
       ...common,
       REQUESTS_PORT: '0',
@@ -127,6 +120,15 @@ async function startSystemOnce(opts: SystemOptions): Promise<System> {
       RECONCILE_INTERVAL_MS: '1000',
       INTAKE_BACKOFF_MS: '200',
     }, logger('requests'));
+    // After requests: /v1/me/data finds and erases a person's shop requests there.
+    services.identity = await start((await import('@msa/identity')) as unknown as Starter, {
+      ...common,
+      IDENTITY_PORT: '0',
+      IDENTITY_ADMIN_PORT: '0',
+      TOKEN_SIGNING_KEY: keys.privateKeyPem,
+      TOKEN_SIGNING_KID: 'test-key-1',
+      REQUESTS_URL: services.requests.url,
+    }, logger('identity'));
     services.mcp = await start((await import('@msa/mcp')) as unknown as Starter, {
       ...common,
       MCP_PORT: '0',

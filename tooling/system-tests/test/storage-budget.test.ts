@@ -294,7 +294,7 @@ describe('the storage budget per caller', () => {
     // A live and a sandbox consent to the end, one grant refreshed once.
     const live = await consent(clientId, longestRedirect, `live-${randomBytes(3).toString('hex')}@example.org`, 'live');
     const liveAgain = await refresh(clientId, live.refresh_token);
-    await consent(clientId, longestRedirect, `sandbox-${randomBytes(3).toString('hex')}@example.org`, 'sandbox');
+    const sandboxPerson = await consent(clientId, longestRedirect, `sandbox-${randomBytes(3).toString('hex')}@example.org`, 'sandbox');
 
     // The largest quote, anonymous, and named by the shop requests below.
     const quote = await call('POST', '/v1/quotes', largestQuote);
@@ -321,6 +321,10 @@ describe('the storage budget per caller', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'budget', version: '1' } } }),
     });
     expect(mcp.status).toBe(200);
+
+    // The sandbox person erases their data: an erasure record.
+    const erased = await call('DELETE', '/v1/me/data', undefined, { authorization: `Bearer ${sandboxPerson.access_token}` });
+    expect(erased.status).toBe(204);
 
     const measured = await measureAll();
     if (process.env.STORAGE_BUDGET_REPORT) {

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { LIMITS, Mode, Scope } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
 import { secondsUntilUtcMidnight, utcDay } from '@msa/service-kit/limits';
+import { keysMatching } from '@msa/service-kit/redis';
 import { z } from 'zod';
 
 const DAY = 86_400;
@@ -276,6 +277,19 @@ export function createOAuthStore(redis: RedisClient, prefix: string) {
     async revokeGrant(grantId: string): Promise<void> {
       // XX-like: only a grant that exists is marked, so a guess creates nothing.
       if (await redis.exists(grantKey(grantId))) await redis.hset(grantKey(grantId), 'status', 'revoked');
+    },
+    /**
+     * Erases a grant with its refresh digests (the right to erasure): its
+     * tokens then find no active grant, exactly as revoked ones. Both keys
+     * share the grant's hash tag.
+     */
+    async eraseGrant(grantId: string): Promise<void> {
+      await redis.del(grantKey(grantId), usedKey(grantId));
+    },
+    /** Every stored grant's id, by a SCAN of every master: the operator's fallback for grants approved before the person index. */
+    async allGrantIds(): Promise<string[]> {
+      const keys = await keysMatching(redis, `${prefix}grant:{*}`);
+      return keys.flatMap((key) => /^.*grant:\{(g[0-9A-Za-z]{24})\}$/.exec(key)?.[1] ?? []);
     },
     /**
      * Rotates the refresh token whose digest is `presentedDigest` to the one

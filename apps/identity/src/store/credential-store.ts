@@ -8,7 +8,7 @@
 // pointing at nothing. A failed index write removes the record again.
 import { Mode, Scope } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
-import { pingRedis } from '@msa/service-kit/redis';
+import { keysMatching, pingRedis } from '@msa/service-kit/redis';
 import { z } from 'zod';
 
 export const CredentialRecord = z.object({
@@ -37,6 +37,14 @@ export interface CredentialStore {
   ping(): Promise<void>;
 }
 
+/** The store's part in the right to erasure. */
+export interface CredentialEraser {
+  /** Deletes a principal and its key index; its key and secret stop working. */
+  remove(record: CredentialRecord): Promise<void>;
+  /** Every stored principal's client id, by a SCAN of every master: the operator's fallback for records older than the person index. */
+  allClientIds(): Promise<string[]>;
+}
+
 export class CredentialConflictError extends Error {
   constructor(what: string) {
     super(`credential ${what} already exists`);
@@ -54,7 +62,7 @@ function fromHash(fields: Record<string, string>): CredentialRecord | null {
   return parsed.success ? parsed.data : null;
 }
 
-export function createCredentialStore(redis: RedisClient, prefix: string): CredentialStore {
+export function createCredentialStore(redis: RedisClient, prefix: string): CredentialStore & CredentialEraser {
   // The hash tag keeps everything later stored per principal in one slot.
   const recordKey = (clientId: string) => `${prefix}cred:{${clientId}}`;
   const indexKey = (apiKeyHash: string) => `${prefix}cred-key:${apiKeyHash}`;
@@ -78,6 +86,15 @@ export function createCredentialStore(redis: RedisClient, prefix: string): Crede
       }
     },
     findByClientId,
+    async remove(record) {
+      // Index first: a crash between leaves a record nobody can reach by key, as a failed create does.
+      await redis.del(indexKey(record.api_key_hash));
+      await redis.del(recordKey(record.client_id));
+    },
+    async allClientIds() {
+      const keys = await keysMatching(redis, `${prefix}cred:{*}`);
+      return keys.flatMap((key) => /cred:\{([^}]+)\}$/.exec(key)?.[1] ?? []);
+    },
     async completeIndex(record) {
       await redis.set(indexKey(record.api_key_hash), record.client_id, 'NX');
     },
