@@ -18,6 +18,10 @@ const logger = createLogger({ service: 'identity-privacy', level: 'warn', destin
 const redis = createRedis(redisTopologyOf(config), 'api', { logger });
 try {
   console.log(JSON.stringify(await runPrivacyCommand(config, redis, command), null, 2));
+} catch (err) {
+  // An erasure stopped half way is finished by running it again: every step is idempotent.
+  console.error(`privacy ${command.action} failed: ${(err as Error).message}; nothing is lost by running it again`);
+  process.exitCode = 1;
 } finally {
   await redis.quit().catch(() => redis.disconnect());
 }
