@@ -22,7 +22,6 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .default('false')
     .describe('Express "trust proxy": false, true, a hop count, or a comma list of trusted addresses/subnets; decides the client IP that anonymous and failed-auth limits count'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000).describe('Upstream answer deadline before 504, counted once the request body is sent'),
-  CLIENT_BODY_TIMEOUT_MS: z.coerce
   MCP_ANSWER_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -31,6 +30,7 @@ export const GatewayEnv = CommonEnv.extend(RedisEnv.shape).extend(AddressLimitEn
     .describe(
       "The mcp service's answer deadline before 504, in place of UPSTREAM_TIMEOUT_MS; keep it above the mcp service's TOOL_DEADLINE_MS (50 s), so a slow tool call ends in the tool's own error, and below the 60 s hosts wait",
     ),
+  CLIENT_BODY_TIMEOUT_MS: z.coerce
     .number()
     .int()
     .min(100)
