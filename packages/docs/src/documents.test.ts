@@ -11,6 +11,7 @@ import {
   renderServiceDocumentMarkdown,
   renderVersioningMarkdown,
 } from './documents.js';
+import { HOST_GUIDES } from './agent-hosts.js';
 import { renderHtmlPage, slugify } from './html.js';
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
 import { ASSET_PATHS, DISCOVERY_PATHS, DOCUMENT_PATHS, LEGAL_PATHS } from './router.js';
@@ -235,12 +236,22 @@ describe('connecting from an agent host', () => {
     return next === -1 ? rest : rest.slice(0, next);
   }
 
-  /** The JSON of the first fenced json block after `marker`. */
-  function jsonAfter(section: string, marker: string): unknown {
-    const from = section.indexOf(marker);
-    expect(from).toBeGreaterThan(-1);
-    const block = /```json\n([\s\S]*?)\n```/.exec(section.slice(from));
-    return JSON.parse(block![1]!);
+  /** One host's guide: from its heading to the next heading. */
+  function guide(section: string, id: string): string {
+    const heading = new RegExp(`^### [^\\n]+ \\{#${id}\\}$`, 'm').exec(section);
+    expect(heading, id).not.toBeNull();
+    const rest = section.slice(heading!.index);
+    const next = rest.slice(4).search(/^### /m);
+    return next === -1 ? rest : rest.slice(0, next + 4);
+  }
+
+  /** The JSON of the first fenced json block after `marker`, inside a list item or not. */
+  function jsonAfter(text: string, marker: string): unknown {
+    const from = text.indexOf(marker);
+    expect(from, marker).toBeGreaterThan(-1);
+    const block = /^( *)```json\n([\s\S]*?)\n\1```/m.exec(text.slice(from));
+    const indent = block![1]!;
+    return JSON.parse(block![2]!.split('\n').map((line) => line.slice(indent.length)).join('\n'));
   }
 
   for (const [name, render] of Object.entries(documents)) {
@@ -252,31 +263,72 @@ describe('connecting from an agent host', () => {
         expect(section).toContain('consent page');
         expect(section).toContain('6-digit code');
         expect(section).toMatch(/\*\*live\*\*.*\*\*sandbox\*\*/);
+        expect(section).toContain('**Try the sandbox without e-mail**');
         expect(section).toContain(`${LIMITS.liveShopRequestsPerDay} live shop requests a day`);
         expect(section).toContain('an API key works too');
       });
 
-      it('configures ChatGPT and claude.ai with the MCP URL and OAuth', () => {
-        expect(section).toMatch(new RegExp(`### ChatGPT[\\s\\S]*Developer mode[\\s\\S]*MCP server URL: \`${BASE}/mcp\`[\\s\\S]*OAuth`));
-        expect(section).toMatch(new RegExp(`### claude\\.ai[\\s\\S]*Add custom connector[\\s\\S]*\`\`\`text\\n${BASE}/mcp\\n`));
+      it('has one guide per host under its own anchor, each listed with a link to it', () => {
+        for (const { id, host } of HOST_GUIDES) {
+          expect(section.match(new RegExp(`\\{#${id}\\}`, 'g')), id).toHaveLength(1);
+          expect(section).toContain(`[${host}](${BASE}/developers#${id})`);
+        }
+        expect(HOST_GUIDES.map((g) => g.host)).toEqual(['ChatGPT', 'claude.ai', 'Claude Code', 'VS Code', 'Cursor']);
       });
 
-      it('configures Claude Code with OAuth and with an API key header', () => {
-        expect(section).toContain(`claude mcp add --transport http merch-shop ${BASE}/mcp\n`);
-        expect(section).toContain(`claude mcp add --transport http merch-shop ${BASE}/mcp \\\n  --header "Authorization: Bearer msa_live_…"`);
+      it('gives every guide what the person sees, a way to try it, the sandbox endpoint and the privacy notice', () => {
+        for (const { id } of HOST_GUIDES) {
+          const text = guide(section, id);
+
+          expect(text, id).toContain('**What the person sees:**');
+          expect(text, id).toContain('consent page');
+          expect(text, id).toContain('6-digit code');
+          expect(text, id).toContain('**Try the sandbox without e-mail** needs no code');
+          expect(text, id).toContain(`[privacy notice](${BASE}/privacy)`);
+          expect(text, id).toContain('**Try it:**');
+          expect(text, id).toContain('for hoodies');
+          expect(text, id).toContain(`\`${BASE}/sandbox/mcp\``);
+        }
+      });
+
+      it('configures ChatGPT with developer mode, the MCP server URL and OAuth', () => {
+        expect(guide(section, 'connect-chatgpt')).toMatch(
+          new RegExp(`Developer mode[\\s\\S]*Create app[\\s\\S]*MCP server URL: \`${BASE}/mcp\`\\n   - Authentication: \\*\\*OAuth\\*\\*`),
+        );
+      });
+
+      it('configures claude.ai with the URL and sign-in when the server asks', () => {
+        const text = guide(section, 'connect-claude-ai');
+
+        expect(text).toContain('**Add custom connector**');
+        expect(text).toContain(`   \`\`\`text\n   ${BASE}/mcp\n   \`\`\``);
+        expect(text).toContain('Authentication: **Required when the server asks**');
+        expect(text).toContain("**Use Anthropic's hosted client metadata**");
+      });
+
+      it('configures Claude Code with OAuth through /mcp, and with an API key header', () => {
+        const text = guide(section, 'connect-claude-code');
+
+        expect(text).toContain(`   claude mcp add --transport http merch-shop ${BASE}/mcp\n`);
+        expect(text).toContain('run `/mcp` in a session, choose `merch-shop` and **Authenticate**');
+        expect(text).toContain(`claude mcp add --transport http merch-shop ${BASE}/mcp \\\n  --header "Authorization: Bearer msa_live_…"`);
       });
 
       it('configures VS Code in .vscode/mcp.json, and with the key from an input', () => {
-        expect(jsonAfter(section, '.vscode/mcp.json')).toEqual({ servers: { 'merch-shop': { type: 'http', url: `${BASE}/mcp` } } });
-        expect(jsonAfter(section, 'With an API key: VS Code')).toEqual({
+        const text = guide(section, 'connect-vs-code');
+
+        expect(jsonAfter(text, '.vscode/mcp.json')).toEqual({ servers: { 'merch-shop': { type: 'http', url: `${BASE}/mcp` } } });
+        expect(jsonAfter(text, '**With an API key:**')).toEqual({
           inputs: [{ type: 'promptString', id: 'merch-shop-api-key', description: expect.any(String), password: true }],
           servers: { 'merch-shop': { type: 'http', url: `${BASE}/mcp`, headers: { Authorization: 'Bearer ${input:merch-shop-api-key}' } } },
         });
       });
 
       it('configures Cursor in ~/.cursor/mcp.json, and with headers', () => {
-        expect(jsonAfter(section, '~/.cursor/mcp.json')).toEqual({ mcpServers: { 'merch-shop': { url: `${BASE}/mcp` } } });
-        expect(jsonAfter(section, 'With an API key (')).toEqual({
+        const text = guide(section, 'connect-cursor');
+
+        expect(jsonAfter(text, '~/.cursor/mcp.json')).toEqual({ mcpServers: { 'merch-shop': { url: `${BASE}/mcp` } } });
+        expect(jsonAfter(text, '**With an API key:**')).toEqual({
           mcpServers: { 'merch-shop': { url: `${BASE}/mcp`, headers: { Authorization: 'Bearer msa_live_…' } } },
         });
       });
@@ -301,6 +353,34 @@ describe('connecting from an agent host', () => {
       });
     });
   }
+
+  it('gives every guide on the sandbox the sandbox endpoint, and the production one for live requests', () => {
+    const section = hostSection(renderDevelopersMarkdown(sandbox));
+
+    for (const { id } of HOST_GUIDES) {
+      const text = guide(section, id);
+      const live = text.slice(text.indexOf('**Live:**'), text.indexOf('**With an API key:**'));
+
+      expect(text, id).toContain(`${BASE}/sandbox/mcp`);
+      expect(text.replace(live, ''), id).not.toMatch(new RegExp(`${BASE.replace(/\./g, '\\.')}/mcp`));
+      expect(live, id).toContain(`\`${BASE}/mcp\``);
+      expect(text, id).toContain(`[privacy notice](${BASE}/sandbox/privacy)`);
+    }
+  });
+
+  it('renders each guide on the portal page under its anchor, every id of the page unique', () => {
+    for (const ctx of [production, sandbox]) {
+      const html = renderDevelopersHtml(ctx);
+      const ids = [...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]);
+
+      for (const { id, host } of HOST_GUIDES) {
+        expect(html).toContain(`<h3 id="${id}"><a class="anchor" href="#${id}">${host}</a></h3>`);
+        expect(html).toContain(`href="${BASE}${ctx.sandbox ? '/sandbox' : ''}/developers#${id}"`);
+      }
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(html).not.toContain('{#');
+    }
+  });
 
   it('points every host at the sandbox endpoint on the sandbox, where no sign-in is needed for shop requests', () => {
     const section = hostSection(renderLlmsTxt(sandbox));
@@ -354,6 +434,20 @@ describe('slugify', () => {
     expect(slugify('rate_limited')).toBe('rate_limited');
     expect(slugify('Quick start')).toBe('quick-start');
     expect(slugify('OAuth 2.0 client credentials')).toBe('oauth-20-client-credentials');
+  });
+});
+
+describe('heading anchors', () => {
+  it('takes an anchor a heading names, without showing it in the heading or the contents', () => {
+    const html = renderHtmlPage('# Page {#top}\n\n## Hosts\n\n### ChatGPT {#connect-chatgpt}\n\nText.', { markdownUrl: `${BASE}/x` });
+
+    expect(html).toContain('<h3 id="connect-chatgpt"><a class="anchor" href="#connect-chatgpt">ChatGPT</a></h3>');
+    expect(html).toContain('<title>Page</title>');
+    expect(html).not.toContain('{#');
+  });
+
+  it('refuses two headings that name the same anchor', () => {
+    expect(() => renderHtmlPage('## One {#same}\n\n## Two {#same}', { markdownUrl: `${BASE}/x` })).toThrow(/same/);
   });
 });
 

@@ -26,6 +26,12 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/**
+ * A heading may name its anchor, `### ChatGPT {#connect-chatgpt}` (the attribute
+ * syntax of Pandoc and kramdown), so a link to it survives a change of wording.
+ */
+const EXPLICIT_ID = /\s*\{#([a-z0-9_-]+)\}\s*$/;
+
 interface TocEntry {
   id: string;
   html: string;
@@ -39,12 +45,14 @@ function renderMarkdown(markdown: string): { body: string; toc: TocEntry[]; titl
     gfm: true,
     renderer: {
       heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, { tokens, depth, text }: Tokens.Heading) {
-        const inner = this.parser.parseInline(tokens);
-        const base = slugify(text.replace(/`/g, '')) || 'section';
+        const explicit = EXPLICIT_ID.exec(text)?.[1];
+        const inner = this.parser.parseInline(tokens).replace(EXPLICIT_ID, '');
+        if (explicit !== undefined && used.has(explicit)) throw new Error(`Two headings name the anchor '${explicit}'.`);
+        const base = explicit ?? (slugify(text.replace(/`/g, '')) || 'section');
         const n = used.get(base) ?? 0;
         used.set(base, n + 1);
         const id = n === 0 ? base : `${base}-${n}`;
-        if (depth === 1 && !title) title = text.replace(/`/g, '');
+        if (depth === 1 && !title) title = text.replace(EXPLICIT_ID, '').replace(/`/g, '');
         if (depth === 2) toc.push({ id, html: inner });
         return `<h${depth} id="${id}"><a class="anchor" href="#${id}">${inner}</a></h${depth}>\n`;
       },
