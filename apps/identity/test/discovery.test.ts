@@ -33,6 +33,8 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       authorization_response_iss_parameter_supported: true,
       ui_locales_supported: ['de', 'en'],
       service_documentation: `${TEST_BASE_URL}/developers`,
+      op_policy_uri: `${TEST_BASE_URL}/privacy`,
+      op_tos_uri: `${TEST_BASE_URL}/terms`,
     });
   });
 
@@ -43,6 +45,8 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       issuer: `${TEST_BASE_URL}/sandbox`,
       token_endpoint: `${TEST_BASE_URL}/sandbox/oauth/token`,
       jwks_uri: `${TEST_BASE_URL}/sandbox/.well-known/jwks.json`,
+      op_policy_uri: `${TEST_BASE_URL}/sandbox/privacy`,
+      op_tos_uri: `${TEST_BASE_URL}/sandbox/terms`,
     });
   });
 });

@@ -474,6 +474,7 @@ export const OPERATIONS = [
     responses: { 204: { description: 'Erased' } },
     errors: { 401: 'Missing or invalid credentials', 503: SERVICE_UNAVAILABLE },
     headers: { 401: ['WWW-Authenticate'] },
+    link: { rel: 'my_data_erasure', title: 'Erase what is stored about you' },
   },
   {
     id: 'issueAccessToken',

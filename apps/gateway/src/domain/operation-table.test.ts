@@ -79,7 +79,8 @@ describe('an operation added to the operation table', () => {
   it('is a row of the endpoint tables in Markdown and HTML, and a line of llms.txt and agents.md', () => {
     const portal = renderDevelopersMarkdown(production, table);
 
-    expect(portal).toContain(`| \`GET /v1/widgets/{name}\` | [One widget by name](${BASE}/v1/widgets/{name}) | optional (scope \`catalog:read\`) |`);
+    // A template is no address a reader can open: the portal names it without a link.
+    expect(portal).toContain(`| \`GET /v1/widgets/{name}\` | One widget by name | optional (scope \`catalog:read\`) |`);
     expect(renderHtmlPage(portal, { markdownUrl: `${BASE}/developers` })).toContain('<code>GET /v1/widgets/{name}</code>');
     expect(renderOpenApiMarkdown(production, table)).toMatch(/\| `getWidget` \| `GET \/v1\/widgets\/\{name\}` \| One made-up widget \|/);
     expect(renderLlmsTxt(production, table)).toContain(`- [One made-up widget](${BASE}/v1/widgets/{name}): \`GET /v1/widgets/{name}\``);
