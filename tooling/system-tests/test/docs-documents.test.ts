@@ -131,12 +131,12 @@ describe('GET /openapi.json through the gateway', () => {
     doc = (await (await get('/openapi.json')).json()) as typeof doc;
   });
 
-  it('has every operationId of the specification, and the quotes added since', () => {
+  it('has every operationId of the specification, and the quotes and personal data operations added since', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
 
     expect(ids.sort()).toEqual([...OPERATION_IDS].sort());
-    expect(OPERATION_IDS).toHaveLength(19);
-    expect(OPERATION_IDS).toEqual(expect.arrayContaining(['createQuote', 'getQuote']));
+    expect(OPERATION_IDS).toHaveLength(21);
+    expect(OPERATION_IDS).toEqual(expect.arrayContaining(['createQuote', 'getQuote', 'exportPersonalData', 'erasePersonalData']));
   });
 
   it('lists production and sandbox servers, the sandbox first on the sandbox path', async () => {

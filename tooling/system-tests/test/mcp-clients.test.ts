@@ -294,10 +294,13 @@ describe('/mcp over plain HTTP through the gateway', () => {
     expect(del.status).toBe(405);
   });
 
-  it('refuses a foreign Origin with 403', async () => {
-    const res = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'https://evil.example' });
+  // Browser-based clients call from origins of their own; the Host check is what stops DNS rebinding (apps/mcp/test/protocol.test.ts).
+  it('answers a browser client on another origin, with CORS and without credentials', async () => {
+    const res = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'https://inspector.example' });
 
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
   it('answers an invalid API key with 401 and the resource metadata challenge', async () => {
