@@ -24,6 +24,7 @@ import { createAuthenticateStage } from './stages/authenticate.js';
 import { createAuthorizeBudgetStage, DEFAULT_AUTHORIZE_IN_FLIGHT } from './stages/authorize-budget.js';
 import { createCorsStage } from './stages/cors.js';
 import { createDeprecationStage } from './stages/deprecation.js';
+import { createErasureStage } from './stages/erasure.js';
 import { createExchange, pipeline, type Stage } from './stages/exchange.js';
 import { createFailOpen, createGatewayCounters } from './stages/fail-open.js';
 import { createFailedAuthBudgetStage } from './stages/failed-auth-budget.js';
@@ -59,6 +60,8 @@ export interface GatewayDeps {
   sign: InternalSigner;
   resolveKey: KeyResolver;
   verifyToken: TokenVerifier;
+  /** Tells this replica's grant status that a grant is revoked (a person's erasure); without it the status expires on its own. */
+  revokedGrant?: (grant: string) => void;
   /**
    * `failedAuth` counts wrong credentials per client IP; past it the gateway
    * answers 429 without asking identity. `mcpHandshake` counts MCP handshakes
@@ -114,6 +117,7 @@ function createStages(deps: GatewayDeps): Stage[] {
     createAuthorizeBudgetStage({ limit: authorizeInFlight, rejections }),
     createUnroutedStage(),
     createDeprecationStage({ deprecations: deps.deprecations ?? DEPRECATIONS, publicBaseUrl }),
+    createErasureStage({ revokedGrant: deps.revokedGrant }),
     createForwardStage({ sign: deps.sign, publicBaseUrl, proxies, body }),
   ];
 }

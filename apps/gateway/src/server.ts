@@ -1,4 +1,4 @@
-import { createIdentityClient, type CallContext } from '@msa/contracts';
+import { createIdentityClient, type CallContext, type IdentityClient } from '@msa/contracts';
 import { createDocsRouter, resolveLegalInfo } from '@msa/docs';
 import {
   closeServer,
@@ -67,6 +67,23 @@ function upstreamsOf(config: GatewayConfig): Record<UpstreamName, string> {
   return { catalog: config.CATALOG_URL, shops: config.SHOPS_URL, requests: config.REQUESTS_URL, identity: config.IDENTITY_URL, mcp: config.MCP_URL };
 }
 
+/** Access tokens verified here with identity's JWKS, and their grants' status as identity last said it. */
+function createTokenAuth(config: GatewayConfig, identity: IdentityClient) {
+  const systemCtx = (): CallContext => ({ principal: null, sandbox: false, ip: '127.0.0.1', request_id: 'gateway-jwks' });
+  // A revoked grant's tokens pass for at most 5 s (shorter with a shorter key cache TTL); at once after an erasure here.
+  const grantStatus = createGrantStatus({ identity, systemCtx, ttlMs: Math.min(config.KEY_CACHE_TTL_MS, 5_000) });
+  const verifyToken = createTokenVerifier({
+    fetchJwks: async () => {
+      const res = await identity.raw.send('GET', '/.well-known/jwks.json', systemCtx());
+      if (res.status !== 200) throw new Error(`JWKS answered ${res.status}`);
+      return res.body as { keys: Array<Record<string, unknown>> };
+    },
+    issuers: [config.PUBLIC_BASE_URL, `${config.PUBLIC_BASE_URL}/sandbox`],
+    grantActive: grantStatus,
+  });
+  return { verifyToken, grantStatus };
+}
+
 export async function startService(config: GatewayConfig, deps: GatewayServiceDeps = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const metrics = createMetrics('gateway');
@@ -85,17 +102,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
   const sign = createInternalSigner(config.INTERNAL_AUTH_SECRET);
   const identity = createIdentityClient({ baseUrl: config.IDENTITY_URL, sign, timeoutMs: 5_000 });
   const upstreams = upstreamsOf(config);
-  const systemCtx = (): CallContext => ({ principal: null, sandbox: false, ip: '127.0.0.1', request_id: 'gateway-jwks' });
-  const verifyToken = createTokenVerifier({
-    fetchJwks: async () => {
-      const res = await identity.raw.send('GET', '/.well-known/jwks.json', systemCtx());
-      if (res.status !== 200) throw new Error(`JWKS answered ${res.status}`);
-      return res.body as { keys: Array<Record<string, unknown>> };
-    },
-    issuers: [config.PUBLIC_BASE_URL, `${config.PUBLIC_BASE_URL}/sandbox`],
-    // A revoked grant's tokens pass for at most 5 s (less with a shorter key cache TTL).
-    grantActive: createGrantStatus({ identity, systemCtx, ttlMs: Math.min(config.KEY_CACHE_TTL_MS, 5_000) }),
-  });
+  const { verifyToken, grantStatus } = createTokenAuth(config, identity);
   const legal = resolveLegalInfo(config, { production: config.NODE_ENV === 'production' });
   // The pages still answer, saying what is missing; a start is not refused for an imprint.
   if (legal.unconfigured.length) logger.warn({ unconfigured: legal.unconfigured }, 'legal pages: operator details not configured');
@@ -115,6 +122,7 @@ export async function startService(config: GatewayConfig, deps: GatewayServiceDe
     sign,
     resolveKey: createKeyResolver({ identity, ttlMs: config.KEY_CACHE_TTL_MS, staleMs: config.KEY_CACHE_STALE_MS }),
     verifyToken,
+    revokedGrant: grantStatus.revoked,
     limiters: createLimiters(config, redis),
     docs: createDocsRouter({
       publicBaseUrl: config.PUBLIC_BASE_URL,

@@ -48,4 +48,15 @@ describe('createGrantStatus', () => {
     expect(await grantActive('g2')).toBe(false);
     expect(asked).toEqual(['g2']);
   });
+
+  it('believes a grant revoked at once when told, before its active answer expires, and asks identity no more', async () => {
+    const { identity, asked } = identityKnowing(new Set(['g4']));
+    const grantActive = createGrantStatus({ identity, systemCtx, ttlMs: 60_000 });
+    expect(await grantActive('g4')).toBe(true);
+
+    grantActive.revoked('g4');
+
+    expect(await grantActive('g4')).toBe(false);
+    expect(asked).toEqual(['g4']);
+  });
 });

@@ -27,7 +27,14 @@ export function createGrantStatus({ identity, systemCtx, ttlMs, maxEntries = 10_
     },
   });
 
-  return async function grantActive(grant: string): Promise<boolean> {
+  async function grantActive(grant: string): Promise<boolean> {
     return (await answers.fetch(grant)) === true;
-  };
+  }
+  return Object.assign(grantActive, {
+    /** Believes a grant revoked from now on without asking (this replica saw it revoked). */
+    revoked(grant: string): void {
+      answers.set(grant, false, { ttl: 0 });
+    },
+  });
 }
+export type GrantStatus = ReturnType<typeof createGrantStatus>;
