@@ -117,7 +117,7 @@ function createStages(deps: GatewayDeps): Stage[] {
     createAuthorizeBudgetStage({ limit: authorizeInFlight, rejections }),
     createUnroutedStage(),
     createDeprecationStage({ deprecations: deps.deprecations ?? DEPRECATIONS, publicBaseUrl }),
-    createErasureStage({ revokedGrant: deps.revokedGrant }),
+    createErasureStage({ revokedGrant: deps.revokedGrant, forgetKey: deps.resolveKey.forget }),
     createForwardStage({ sign: deps.sign, publicBaseUrl, proxies, body }),
   ];
 }

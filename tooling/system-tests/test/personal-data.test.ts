@@ -151,6 +151,21 @@ describe('GET and DELETE /v1/me/data, through the gateway', () => {
     expect(again).toMatchObject({ grants_revoked: 0, credentials_deleted: 0, consent_mails_dropped: 0, shop_requests: { erased: [], intake_jobs_dropped: 0, list_entries_erased: 0 } });
   }, 60_000);
 
+  it('deletes the credentials of an API key that erases its data, and the key gets 401 at once', async () => {
+    const created = await fetch(`${base}/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Eraser agent', email: personEmail('keyholder') }),
+    });
+    const auth = { authorization: `Bearer ${((await created.json()) as { api_key: string }).api_key}` };
+    expect((await fetch(`${base}/v1/me`, { headers: auth })).status).toBe(200);
+
+    const erased = await fetch(`${base}/v1/me/data`, { method: 'DELETE', headers: auth });
+
+    expect(erased.status).toBe(204);
+    expect((await fetch(`${base}/v1/me`, { headers: auth })).status).toBe(401);
+  });
+
   it('never logs a person\'s address or a name they gave, at debug level, across consent, delivery and erasure', () => {
     const lines = system.logs.map((line) => JSON.stringify(line));
     expect(lines.length).toBeGreaterThan(50);

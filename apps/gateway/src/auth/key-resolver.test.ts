@@ -37,6 +37,18 @@ describe('createKeyResolver', () => {
     expect(asked).toEqual([KEY]);
   });
 
+  it('believes a forgotten key unknown at once, also for cached-only answers, without asking identity', async () => {
+    const { identity, asked } = identityAnswering(active);
+    const resolve = createKeyResolver({ identity, ttlMs: 60_000 });
+    expect((await resolve(KEY, ctx))?.id).toBe(known.id);
+
+    resolve.forget?.(KEY);
+
+    expect(await resolve(KEY, ctx)).toBeNull();
+    expect(await resolve(KEY, ctx, { cachedOnly: true })).toBeNull();
+    expect(asked).toEqual([KEY]);
+  });
+
   it('remembers an unknown key as unknown, without calling it fresh', async () => {
     const { identity, asked } = identityAnswering(inactive);
     const resolve = createKeyResolver({ identity, ttlMs: 60_000 });

@@ -37,6 +37,8 @@ export interface KeyResolver {
   (apiKey: string, ctx: CallContext, opts?: ResolveOptions): Promise<Principal | null>;
   /** The principal of a valid key resolved within the TTL, from the cache alone; null otherwise. */
   fresh?(apiKey: string): Principal | null;
+  /** Believes a key unknown from now on without asking (its credentials were deleted through this process). */
+  forget?(apiKey: string): void;
 }
 
 /** An introspection's answer; `principal` is null for a key identity does not know. */
@@ -87,10 +89,6 @@ export function createKeyResolver({
   // refresh that came too late, back with the next answer it gives.
   let identityAway = false;
   let lastTry = -Infinity;
-
-  function fresh(apiKey: string): Principal | null {
-    return cache.get(hashOf(apiKey))?.principal ?? null;
-  }
 
   /** The principal of a valid key, fresh or expired less than `staleMs` ago; null otherwise. */
   function kept(hash: string): Principal | null {
@@ -155,5 +153,9 @@ export function createKeyResolver({
     const stale = kept(hash);
     return stale ? refresh(hash, { apiKey, ctx }, stale) : introspect(hash, { apiKey, ctx });
   }
-  return Object.assign(resolve, { fresh });
+  return Object.assign(resolve, {
+    fresh: (apiKey: string): Principal | null => cache.get(hashOf(apiKey))?.principal ?? null,
+    // A deleted key never comes back: unknown until evicted by size, never served stale.
+    forget: (apiKey: string): void => void cache.set(hashOf(apiKey), { principal: null }, { ttl: 0 }),
+  });
 }

@@ -30,20 +30,30 @@ describe('erasure stage', () => {
     expect(revoked).toEqual(['gErased']);
   });
 
-  it('leaves the grant alone when the erasure failed, for other operations and for API keys', async () => {
+  it('leaves the grant alone when the erasure failed, and for other operations', async () => {
     const revoked: string[] = [];
     const stage = createErasureStage({ revokedGrant: (g) => revoked.push(g) });
     const failed = erasureExchange({ grant: 'g1' });
     failed.res.statusCode = 503;
     const other = erasureExchange({ grant: 'g2', operation: 'exportPersonalData' });
-    const key = erasureExchange({ grant: 'g3', via: 'api_key' });
 
-    for (const { x, res } of [failed, other, key]) {
+    for (const { x, res } of [failed, other]) {
       await stage(x, () => undefined);
       res.emit('finish');
     }
 
     expect(revoked).toEqual([]);
+  });
+
+  it('forgets the API key that asked once its erasure succeeded', async () => {
+    const forgotten: string[] = [];
+    const { x, res } = erasureExchange({ via: 'api_key' });
+    (x.req.headers as Record<string, string>).authorization = `Bearer msa_test_${'k'.repeat(40)}`;
+
+    await createErasureStage({ forgetKey: (k) => forgotten.push(k) })(x, () => undefined);
+    res.emit('finish');
+
+    expect(forgotten).toEqual([`msa_test_${'k'.repeat(40)}`]);
   });
 
   it('reads the grant claim of a bearer token, and nothing from anything else', () => {

@@ -1,7 +1,9 @@
-// Erasure: a person's `DELETE /v1/me/data` revokes every grant of theirs at
-// identity. This replica also stops believing the grant of the token that
-// asked, the moment the erasure succeeded, instead of when its remembered
-// grant status expires (up to 5 s): the token used there gets 401 at once.
+// Erasure: `DELETE /v1/me/data` revokes every grant of a person at identity,
+// or deletes the credentials of an API key. This replica also stops
+// believing the credential that asked, the moment the erasure succeeded,
+// instead of when its remembered answer expires (a grant's status up to
+// 5 s, a key up to KEY_CACHE_TTL_MS): it gets 401 at once here.
+import { extractCredential } from '../auth/credentials.js';
 import type { Stage } from './exchange.js';
 
 const ERASURE = 'erasePersonalData';
@@ -19,14 +21,24 @@ export function grantOfBearer(authorization: string | undefined): string | undef
   }
 }
 
-export function createErasureStage({ revokedGrant }: { revokedGrant?: ((grant: string) => void) | undefined }): Stage {
+export interface ErasureOptions {
+  revokedGrant?: ((grant: string) => void) | undefined;
+  forgetKey?: ((apiKey: string) => void) | undefined;
+}
+
+export function createErasureStage({ revokedGrant, forgetKey }: ErasureOptions): Stage {
   return (x, next) => {
-    if (!revokedGrant || x.route.operation !== ERASURE || x.principal?.via !== 'oauth') return next(x);
+    if (x.route.operation !== ERASURE || !x.principal) return next(x);
     // Read before forward takes the credentials off the request.
-    const grant = grantOfBearer(x.req.headers.authorization);
-    if (grant) {
+    const credential = extractCredential(x.req.headers);
+    let forgetCaller: (() => void) | undefined;
+    if (credential?.kind === 'api_key' && forgetKey) forgetCaller = () => forgetKey(credential.value);
+    const grant = credential?.kind === 'token' ? grantOfBearer(`Bearer ${credential.value}`) : undefined;
+    if (grant && revokedGrant) forgetCaller = () => revokedGrant(grant);
+    if (forgetCaller) {
+      const forget = forgetCaller;
       x.res.once('finish', () => {
-        if (x.res.statusCode >= 200 && x.res.statusCode < 300) revokedGrant(grant);
+        if (x.res.statusCode >= 200 && x.res.statusCode < 300) forget();
       });
     }
     return next(x);
