@@ -119,7 +119,8 @@ describe('the queue UI', () => {
     const password = 'correct horse battery staple';
     const worker = await start({ ADMIN_USER: 'ops', ADMIN_PASSWORD: password, QUEUE_UI_PORT: '0' });
     // The worker's own processing scrubs; an earlier version stored the server's words as they were.
-    await worker.running.worker.pause(true);
+    // Closed, not paused: a paused worker's fetch already waiting would still take the job.
+    await worker.running.worker.close();
     const job = buildIntakeJob();
     await worker.add(job, { removeOnFail: false });
     const connection = new Redis(testRedis.url, { maxRetriesPerRequest: null });
