@@ -9,6 +9,7 @@ export * from './intake.js';
 export * from './identity.js';
 export * from './internal.js';
 export * from './mail-jobs.js';
+export * from './page-language.js';
 export * from './privacy.js';
 export * from './mcp-tools.js';
 export * from './clients.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { pageLanguageOf } from '@msa/contracts';
 import { Router, type Request, type Response } from 'express';
 import { normalizeBaseUrl, type DocContext } from './context.js';
 import {
@@ -20,7 +21,7 @@ import { SERVER_CARD_TYPE, buildMcpCatalog, buildMcpServerCard, buildRegistrySer
 import { openApiFor, renderOpenApiMarkdown } from './openapi-document.js';
 import { buildServiceDocument } from './service-document.js';
 import { developmentLegalInfo, type LegalInfo } from './legal/legal-config.js';
-import { LEGAL_PAGES, legalLanguageOf, renderLegalHtml, renderLegalMarkdown } from './legal/legal-pages.js';
+import { LEGAL_PAGES, renderLegalHtml, renderLegalMarkdown } from './legal/legal-pages.js';
 
 export interface DocsRouterOptions {
   /** PUBLIC_BASE_URL: the production base address every link starts with. */
@@ -193,7 +194,7 @@ export function createDocsRouter({ publicBaseUrl, maxAgeSeconds = 300, contentSi
       const sandbox = res.locals.sandbox === true;
       const ctx: DocContext = { publicBaseUrl: base, sandbox };
       const kind: Kind = wantsMarkdown(req, 'html') ? 'markdown' : 'html';
-      const lang = legalLanguageOf(req.query.lang, req.get('accept-language'));
+      const lang = pageLanguageOf(req.query.lang, req.get('accept-language'));
       const key = `/${page}|${sandbox}|${kind}|${lang}`;
       let rendered = cache.get(key);
       if (!rendered) {

@@ -11,7 +11,7 @@
 // The page is bound to the browser that opened it (a
 // cookie) and every form carries a CSRF token.
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { LIMITS, type Scope } from '@msa/contracts';
+import { LIMITS, pageLanguageOf, type Scope } from '@msa/contracts';
 import { appError, mailboxKey, methodNotAllowed, type Logger } from '@msa/service-kit';
 import { secondsUntilUtcMidnight, type ConsumeResult, type DailyQuota, type WindowLimiter } from '@msa/service-kit/limits';
 import { Router, type Request, type Response } from 'express';
@@ -22,7 +22,7 @@ import { narrowScopes } from '../domain/scopes.js';
 import type { ClientDirectory } from './clients.js';
 import type { ConsentMailer } from './consent-mail.js';
 import { approvalTarget } from './approval-target.js';
-import { languageOf, renderConsentPage, renderErrorPage, renderTooManyPage, type ConsentView, type Lang, type PageProblem, type TooMany } from './consent-page.js';
+import { renderConsentPage, renderErrorPage, renderTooManyPage, type ConsentView, type Lang, type PageProblem, type TooMany } from './consent-page.js';
 import { isS256Challenge } from './pkce.js';
 import { digest, type Approval, type AuthorizationRequest, type Interaction, type OAuthStore } from './oauth-store.js';
 import { formActionSource, matchRedirectUri } from './redirect-uris.js';
@@ -143,7 +143,7 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
   router
     .route('/oauth/authorize')
     .get(async (req, res) => {
-      const lang = languageOf(req.query.lang ?? req.query.ui_locales, req.get('accept-language'));
+      const lang = pageLanguageOf(req.query.lang ?? req.query.ui_locales, req.get('accept-language'));
       const q = req.query;
       const lookup = await deps.clients.lookup(first(q.client_id), deps.addressKey(req.ctx.ip));
       if (!lookup.ok) {
@@ -205,7 +205,7 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
       };
       const id = randomBase62(32);
       const browser = browserBinding(req, res);
-      await deps.store.saveInteraction(id, { request, browser: digest(browser), csrf: randomBase62(32), step: 'email', attempts: 0 });
+      await deps.store.saveInteraction(id, { request, browser: digest(browser), csrf: randomBase62(32), step: 'email' });
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(303, consentUrl(sandbox, id, req.query.lang === lang ? lang : undefined));
     })
@@ -260,14 +260,14 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
   router
     .route('/oauth/consent/:interaction')
     .get(async (req, res) => {
-      const lang = languageOf(req.query.lang, req.get('accept-language'));
+      const lang = pageLanguageOf(req.query.lang, req.get('accept-language'));
       const found = await interactionOf(req, res, lang);
       if (!found) return;
       show(res, 200, found.id, found.interaction, lang);
     })
     .post(async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const lang = languageOf(body.lang, req.get('accept-language'));
+      const lang = pageLanguageOf(body.lang, req.get('accept-language'));
       const found = await interactionOf(req, res, lang);
       if (!found) return;
       const { id, interaction } = found;
@@ -281,7 +281,7 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
       }
       if (decision === 'restart') {
         // The code's tries stay counted under its digest: a restart gives a guess in flight nothing back.
-        const reset: Interaction = { request: interaction.request, browser: interaction.browser, csrf: interaction.csrf, step: 'email', attempts: 0 };
+        const reset: Interaction = { request: interaction.request, browser: interaction.browser, csrf: interaction.csrf, step: 'email' };
         await deps.store.updateInteraction(id, reset);
         return res.redirect(303, consentUrl(interaction.request.sandbox, id, lang));
       }
@@ -343,7 +343,6 @@ export function authorizeRoutes(deps: AuthorizeDeps): Router {
       email: address,
       code_digest: digest(`${id}:${code}`),
       code_expires_at: Date.now() + LIMITS.consentCodeLifetimeSeconds * 1000,
-      attempts: 0,
     };
     await deps.store.updateInteraction(id, next);
     const r = interaction.request;

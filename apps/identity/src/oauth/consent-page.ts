@@ -161,24 +161,6 @@ export function displayName(value: string): string {
   return text.length <= CLIENT_NAME_MAX ? text : `${text.slice(0, CLIENT_NAME_MAX - 1).trimEnd()}…`;
 }
 
-/** `Accept-Language`'s first German or English range; German otherwise, as the customers are in Germany and Austria. */
-export function languageOf(query: unknown, acceptLanguage: string | undefined): Lang {
-  if (query === 'de' || query === 'en') return query;
-  const ranges = (acceptLanguage ?? '')
-    .split(',')
-    .map((part) => {
-      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^q=([\d.]+)$/.exec(p.trim())?.[1]).find(Boolean);
-      return { tag, q: q === undefined ? 1 : Number(q) };
-    })
-    .filter((r) => r.q > 0)
-    .sort((a, b) => b.q - a.q);
-  for (const { tag } of ranges) {
-    if (tag.startsWith('de')) return 'de';
-    if (tag.startsWith('en')) return 'en';
-  }
-  return 'de';
-}
 
 const CSS = `
 :root { color-scheme: light dark; --fg: #1d2430; --muted: #5b6472; --bg: #ffffff; --panel: #f4f6f9; --line: #dde2ea; --accent: #0b6bcb; --bad: #b42318; }

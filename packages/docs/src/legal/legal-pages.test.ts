@@ -3,7 +3,8 @@ import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { createDocsRouter } from '../router.js';
 import { LegalEnv, developmentLegalInfo, resolveLegalInfo, type LegalInfo } from './legal-config.js';
-import { LEGAL_PAGES, legalLanguageOf, renderLegalHtml, renderLegalMarkdown, retentionFacts } from './legal-pages.js';
+import { pageLanguageOf as legalLanguageOf } from '@msa/contracts';
+import { LEGAL_PAGES, renderLegalHtml, renderLegalMarkdown, retentionFacts } from './legal-pages.js';
 
 const BASE = 'https://api.example.org';
 const production = { publicBaseUrl: BASE, sandbox: false };

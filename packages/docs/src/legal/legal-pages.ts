@@ -25,29 +25,6 @@ export function retentionFacts() {
   };
 }
 
-/**
- * `?lang=de|en` first (the language switch links it), then the first German
- * or English range of `Accept-Language`; German otherwise, as the consent
- * page does, since the operator and its customers are in Germany and Austria.
- */
-export function legalLanguageOf(query: unknown, acceptLanguage: string | undefined): PageLang {
-  if (query === 'de' || query === 'en') return query;
-  const ranges = (acceptLanguage ?? '')
-    .split(',')
-    .map((part) => {
-      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^q=([\d.]+)$/.exec(p.trim())?.[1]).find(Boolean);
-      return { tag, q: q === undefined ? 1 : Number(q) };
-    })
-    .filter((r) => r.q > 0)
-    .sort((a, b) => b.q - a.q);
-  for (const { tag } of ranges) {
-    if (tag.startsWith('de')) return 'de';
-    if (tag.startsWith('en')) return 'en';
-  }
-  return 'de';
-}
-
 /** A configured value as literal Markdown text: it may not open a link, a tag or a table cell. */
 function md(text: string): string {
   return text.replace(/[\\`*_[\]<>|#!]/g, (c) => `\\${c}`);
