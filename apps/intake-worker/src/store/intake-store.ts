@@ -9,7 +9,7 @@
  * is the stream's whole name, which puts it in the stream's slot.
  */
 import { createHash } from 'node:crypto';
-import { intakeCopyKeys } from '@msa/contracts';
+import { intakeCopyKeys, LIMITS } from '@msa/contracts';
 import type { RedisClient } from '@msa/service-kit';
 import { waitForReplicas, type ReplicationOptions } from '@msa/service-kit/redis';
 
@@ -138,7 +138,7 @@ export interface IntakeStore {
 }
 
 /** The internal list keeps entries as long as the requests service keeps live requests by default (SHOP_REQUEST_LIVE_RETENTION_DAYS). */
-export const LIST_RETENTION_MS = 730 * 24 * 3600 * 1000;
+export const LIST_RETENTION_MS = LIMITS.liveShopRequestRetentionDays * 86_400_000;
 
 export function createIntakeStore(
   redis: RedisClient,

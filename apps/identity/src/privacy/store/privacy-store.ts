@@ -16,7 +16,7 @@ import { mailboxKey, type RedisClient } from '@msa/service-kit';
 
 const DAY = 86_400;
 /** As long as a live request is kept by default (the requests service's SHOP_REQUEST_LIVE_RETENTION_DAYS). */
-export const ERASURE_RECORD_TTL_SECONDS = 730 * DAY;
+export const ERASURE_RECORD_TTL_SECONDS = LIMITS.liveShopRequestRetentionDays * DAY;
 
 // KEYS: index. ARGV: member, ttl seconds ('none': keep for ever).
 const ADD = `
