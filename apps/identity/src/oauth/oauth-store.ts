@@ -61,7 +61,6 @@ export const Interaction = z.object({
   email: z.string().optional(),
   code_digest: z.string().optional(),
   code_expires_at: z.number().optional(),
-  attempts: z.number().int().default(0),
 });
 export type Interaction = z.infer<typeof Interaction>;
 
