@@ -17,3 +17,4 @@ export * from './deprecations.js';
 export * from './operations.js';
 export * from './openapi-examples.js';
 export * from './openapi.js';
+export * from './color-swatches.js';
