@@ -33,5 +33,6 @@ export * from './request-context.js';
 export * from './shutdown.js';
 export type {} from './types.js';
 export * from './running.js';
+export * from './run-main.js';
 export * from './sealed-text.js';
 export * from './telemetry.js';
