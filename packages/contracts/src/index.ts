@@ -18,3 +18,4 @@ export * from './operations.js';
 export * from './openapi-examples.js';
 export * from './openapi.js';
 export * from './color-swatches.js';
+export * from './page-text.js';
