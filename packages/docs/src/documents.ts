@@ -201,7 +201,7 @@ export const renderDevelopersMarkdown = render('developers.md');
 export function renderDevelopersHtml(ctx: DocContext, table: readonly OperationDef[] = OPERATIONS): string {
   const u = docUrls(ctx);
   const vars = { ...templateVars(ctx, table), KEY_FORM: keyFormHtml(ctx, u, table) };
-  return renderHtmlPage(fillTemplate(loadSource('developers.md'), vars), { markdownUrl: u.developers });
+  return renderHtmlPage(fillTemplate(loadSource('developers.md'), vars), { markdownUrl: u.developers, keyForm: true });
 }
 
 /** `/v1/versioning` as Markdown. */

@@ -8,7 +8,7 @@
 // `break-word` rather than `anywhere`: it leaves table columns their
 // min-content width instead of squeezing them to a letter.
 import { Marked, type Tokens } from 'marked';
-import { FAVICON_PATH, FAVICON_TYPE } from './favicon.js';
+import { escapeHtml, renderPageShell } from './page-kit/index.js';
 
 /** A heading's anchor: lower case, word characters kept (so `rate_limited` stays `rate_limited`). */
 export function slugify(text: string): string {
@@ -20,11 +20,6 @@ export function slugify(text: string): string {
     .trim()
     .replace(/\s+/g, '-')
     .replace(/-+/g, '-');
-}
-
-export function escapeHtml(text: string): string {
-  // `'` too: a value may land in an attribute quoted either way.
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /**
@@ -63,12 +58,9 @@ function renderMarkdown(markdown: string): { body: string; toc: TocEntry[]; titl
   return { body, toc, title };
 }
 
+/** The portal's layout: a contents column beside the text, one column on narrow screens; colours and type come from the palette. */
 const CSS = `
-:root { color-scheme: light dark; --fg: #1d2430; --muted: #5b6472; --bg: #ffffff; --panel: #f4f6f9; --line: #dde2ea; --accent: #0b6bcb; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6e9ef; --muted: #a3acba; --bg: #12161c; --panel: #1b2129; --line: #2c3440; --accent: #6cb2ff; } }
-* { box-sizing: border-box; }
 html { scroll-padding-top: 1rem; }
-body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 .layout { display: grid; grid-template-columns: 16rem minmax(0, 1fr); max-width: 78rem; margin: 0 auto; }
 nav { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 2rem 1rem 2rem 1.5rem; border-right: 1px solid var(--line); font-size: 0.92rem; }
 nav strong { display: block; margin-bottom: 0.5rem; }
@@ -83,7 +75,6 @@ h3 { margin-top: 2rem; }
 h1 a.anchor, h2 a.anchor, h3 a.anchor, h4 a.anchor { color: inherit; text-decoration: none; }
 h3[id] { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1.05rem; }
 h3:target { background: var(--panel); outline: 2px solid var(--accent); outline-offset: 4px; border-radius: 4px; }
-a { color: var(--accent); }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; background: var(--panel); padding: 0.1em 0.3em; border-radius: 4px; }
 pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.9rem 1rem; overflow-x: auto; max-width: 100%; line-height: 1.45; }
 pre code { background: none; padding: 0; font-size: 0.85rem; }
@@ -91,17 +82,6 @@ table { border-collapse: collapse; width: 100%; margin: 1rem 0; font-size: 0.93r
 th, td { border: 1px solid var(--line); padding: 0.4rem 0.6rem; text-align: left; vertical-align: top; }
 th { background: var(--panel); }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.85rem; }
-.key-form { max-width: 32rem; margin: 1.5rem 0; padding: 1rem 1.25rem; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; }
-.key-form p { margin: 0 0 1rem; }
-.key-form label { display: block; font-weight: 600; margin-bottom: 0.3rem; }
-.key-form input[type="text"], .key-form input[type="email"] { display: block; width: 100%; padding: 0.5rem 0.6rem; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
-.key-form input:focus-visible, .key-form button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-.key-form fieldset { min-width: 0; margin: 0 0 1rem; padding: 0.5rem 0.9rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; }
-.key-form legend { font-weight: 600; padding: 0 0.3rem; }
-.key-form label.choice { font-weight: normal; margin: 0.35rem 0; }
-.key-form .form-hint { margin: 0.35rem 0; color: var(--muted); font-size: 0.92rem; }
-.key-form button { font: inherit; font-weight: 600; padding: 0.5rem 1.1rem; color: #fff; background: var(--accent); border: 0; border-radius: 6px; cursor: pointer; }
-@media (prefers-color-scheme: dark) { .key-form button { color: #0b1320; } }
 @media (max-width: 50rem) { .layout { display: block; } nav { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } main { padding: 1.5rem 1rem 3rem; } }
 `;
 
@@ -112,6 +92,8 @@ export interface HtmlPageOptions {
   markdownUrl: string;
   /** The page's language, for `<html lang>` and the page's own words; English unless said. */
   lang?: PageLang;
+  /** The page carries the key form, so it needs the form's rules. */
+  keyForm?: boolean;
 }
 
 const PAGE_WORDS: Record<PageLang, { contents: string; asMarkdown: string }> = {
@@ -119,28 +101,13 @@ const PAGE_WORDS: Record<PageLang, { contents: string; asMarkdown: string }> = {
   de: { contents: 'Inhalt', asMarkdown: 'Diese Seite als Markdown' },
 };
 
-/**
- * A complete, self-contained HTML page from Markdown. The icon link is
- * root-relative rather than built from PUBLIC_BASE_URL, so it stays same-origin
- * (and inside the gateway's `default-src 'self'`) on whatever host served the page.
- */
-export function renderHtmlPage(markdown: string, { markdownUrl, lang = 'en' }: HtmlPageOptions): string {
+/** A complete, self-contained HTML page from Markdown, in the page kit's shell. */
+export function renderHtmlPage(markdown: string, { markdownUrl, lang = 'en', keyForm = false }: HtmlPageOptions): string {
   const { body, toc, title } = renderMarkdown(markdown);
   const words = PAGE_WORDS[lang];
   const languageHeader = lang === 'en' ? '' : ` -H "Accept-Language: ${lang}"`;
   const nav = toc.map((t) => `<li><a href="#${t.id}">${t.html}</a></li>`).join('\n');
-  return `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" type="${FAVICON_TYPE}" href="${FAVICON_PATH}">
-<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">
-<style>${CSS}</style>
-</head>
-<body>
-<div class="layout">
+  const layout = `<div class="layout">
 <nav aria-label="${words.contents}"><strong>${words.contents}</strong><ol>
 ${nav}
 </ol></nav>
@@ -148,8 +115,7 @@ ${nav}
 ${body}
 <footer>${words.asMarkdown}: <code>curl -H "Accept: text/markdown"${languageHeader} ${escapeHtml(markdownUrl)}</code></footer>
 </main>
-</div>
-</body>
-</html>
-`;
+</div>`;
+  const head = `<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">`;
+  return renderPageShell({ lang, title, body: layout, head, styles: CSS, keyForm });
 }
