@@ -28,7 +28,13 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
     redisEnv,
     keyPrefix,
     // One key on every connection: the in-flight cap (8 by default) would answer the rest 429.
-    gatewayEnv: { RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE), IN_FLIGHT_PER_PRINCIPAL: String(settings.connections) },
+    // The anonymous run sends every request from one address, so the same holds for the per-address limits.
+    gatewayEnv: {
+      RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE),
+      RATE_LIMIT_ANON_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE),
+      IN_FLIGHT_PER_PRINCIPAL: String(settings.connections),
+      IN_FLIGHT_PER_ADDRESS: String(settings.connections),
+    },
     extraPorts: 3,
   });
   const [nodeHttpPort, expressPort, proxyPort] = extra;
@@ -122,6 +128,8 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
   await recordIdleAfter(sampler, [catalog, identity, gateway], readyAt, settings.idleSeconds);
   const directRun = await run('catalog direct', { url: `http://127.0.0.1:${catalogPort}${path}`, headers: internal('catalog', 'bench-direct'), participants: systemParticipants, redis });
   const gatewayRun = await run('through the gateway', { url: `${publicBaseUrl}${path}`, headers: bearer, participants: systemParticipants, redis });
+  // The same GET without credentials: no key lookup, counted per address.
+  const anonymousRun = await run('through the gateway, anonymous', { url: `${publicBaseUrl}${path}`, participants: systemParticipants, redis });
   const identityRun = await run('identity direct (POST /internal/introspect)', {
     url: `http://127.0.0.1:${identityPort}/internal/introspect`,
     method: 'POST',
@@ -131,6 +139,12 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
     redis,
   });
 
+  if (settings.profileDir) {
+    // Which process wrote which profile, and when each run measured: profile-summary cuts a profile to one run.
+    const windows = { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, anonymous: anonymousRun, identity: identityRun };
+    const pids = Object.fromEntries([gateway, catalog, identity, refProxy, refExpress, refNodeHttp].map((s) => [s.pid, s.name]));
+    writeFileSync(join(settings.profileDir, 'runs.json'), `${JSON.stringify({ pids, windows: Object.fromEntries(Object.entries(windows).map(([k, r]) => [k, r.window])) }, null, 2)}\n`);
+  }
   for (const service of [gateway, identity, catalog, refProxy, refExpress, refNodeHttp]) {
     sampler.unwatch(service.pid);
     await service.stop();
@@ -147,7 +161,7 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
     inFlightPerPrincipal: settings.connections,
     responseBytes: catalogBytes.length,
     modules,
-    runs: { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, identity: identityRun },
+    runs: { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, anonymous: anonymousRun, identity: identityRun },
     cpuPerRequest: {
       nodeHttp: perRequest(nodeHttpRun, refNodeHttp.name),
       express: perRequest(expressRun, refExpress.name),
@@ -156,6 +170,8 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
       catalogDirect: perRequest(directRun, 'catalog'),
       redisDirect: redisPer(directRun),
       gateway: perRequest(gatewayRun, 'gateway'),
+      anonymous: perRequest(anonymousRun, 'gateway'),
+      catalogBehindAnonymous: perRequest(anonymousRun, 'catalog'),
       catalogBehindGateway: perRequest(gatewayRun, 'catalog'),
       identityBehindGateway: perRequest(gatewayRun, 'identity'),
       redisBehindGateway: redisPer(gatewayRun),
@@ -164,6 +180,7 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
     },
     redisCommandsPerRequest: {
       gateway: gatewayRun.redisCommands === null ? Number.NaN : gatewayRun.redisCommands / gatewayRun.total,
+      anonymous: anonymousRun.redisCommands === null ? Number.NaN : anonymousRun.redisCommands / anonymousRun.total,
       identity: identityRun.redisCommands === null ? Number.NaN : identityRun.redisCommands / identityRun.total,
     },
   };

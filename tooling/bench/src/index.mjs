@@ -16,20 +16,26 @@ import { formatNumber as fmt } from './stats.mjs';
 
 const MB = 1024 * 1024;
 
-/** Targets (issue 12): CPU ratios against the references measured in the same run, the rest absolute. */
+/**
+ * Targets: CPU ratios against the references measured in the same run, the
+ * rest absolute; why each is where it is: docs/decisions/performance-budget.md.
+ */
 export const TARGETS = {
   searchP99Ms: 5,
-  catalogCpuRatio: 2,
-  gatewayCpuRatio: 2,
+  catalogCpuRatio: 1.4,
+  /** Kong 3.11 with key auth and rate limiting costs 1.35 × its bare proxy: the goal, this the bound. */
+  gatewayCpuRatio: 1.5,
+  gatewayAnonymousCpuRatio: 1.3,
   /** DESIGN: a service behind the gateway ≤ 1.15 × the same service called directly (CPU per request). */
   behindGatewayCpuRatio: 1.15,
-  gatewayThroughputRatio: 0.6,
+  /** Gateway req/s and p99 against the bare proxy's. */
+  gatewayThroughputRatio: 0.7,
   gatewayP99Ratio: 1.5,
   intakePerSecond: 300,
   intakeCpuUsPerDelivery: 3_000,
   intakeTwoToOne: 1.6,
   intakeRedisCommandsPerDelivery: 25,
-  rssLoadMb: { catalog: 120, identity: 120, gateway: 130, 'intake-worker': 150 },
+  rssLoadMb: { catalog: 120, identity: 120, gateway: 120, 'intake-worker': 150 },
   rssIdleMb: 75,
   /** Issue 21: another caller's read p99 during 300 slow uploads ≤ 2 × its p99 before, */
   uploadsP99Ratio: 2,
@@ -85,7 +91,7 @@ function searchTable(r) {
 function gatewayTable(r, s, redisNote) {
   const f = gatewayFigures(r);
   const c = r.cpuPerRequest;
-  const { nodeHttp, express, proxy, direct, gateway, identity } = r.runs;
+  const { nodeHttp, express, proxy, direct, gateway, anonymous, identity } = r.runs;
   const clean = (run) => run.non2xx === 0 && run.errors === 0 && run.ok > 0;
   const speed = (run) => `${fmt(run.requestsPerSecond)} req/s, p50 ${run.p50} / p99 ${run.p99} ms`;
   const commands = (n) => (Number.isFinite(n) ? fmt(n, 1) : 'n/a');
@@ -103,15 +109,17 @@ function gatewayTable(r, s, redisNote) {
       info('  for scale: express behind the reference proxy / direct', fmt(f.behindProxyCpuRatio, 2)),
       info('  Redis commands per request', commands(r.redisCommandsPerRequest.gateway)),
       ratioRow('gateway CPU / proxy CPU', f.gatewayCpuRatio, '<=', TARGETS.gatewayCpuRatio),
-      ratioRow('gateway / direct throughput', f.throughputRatio, '>=', TARGETS.gatewayThroughputRatio),
-      ratioRow('gateway p99 / direct p99', f.p99Ratio, '<=', TARGETS.gatewayP99Ratio),
+      info('gateway, anonymous (no credentials)', `${us(c.anonymous)}; ${speed(anonymous)}; Redis commands per request ${commands(r.redisCommandsPerRequest.anonymous)}`),
+      ratioRow('gateway anonymous CPU / proxy CPU', f.anonymousCpuRatio, '<=', TARGETS.gatewayAnonymousCpuRatio),
+      ratioRow('gateway / proxy throughput', f.throughputRatio, '>=', TARGETS.gatewayThroughputRatio),
+      ratioRow('gateway p99 / proxy p99', f.p99Ratio, '<=', TARGETS.gatewayP99Ratio),
       info('identity direct (POST /internal/introspect)', `${us(c.identityDirect)}; ${speed(identity)}`),
       info('  Redis CPU / commands per introspection', `${us(c.redisBehindIdentity)} / ${commands(r.redisCommandsPerRequest.identity)}`),
       check(
         'responses not 2xx / errors (all runs)',
-        [nodeHttp, express, proxy, direct, gateway, identity].map((run) => `${run.non2xx}/${run.errors}`).join(', '),
+        [nodeHttp, express, proxy, direct, gateway, anonymous, identity].map((run) => `${run.non2xx}/${run.errors}`).join(', '),
         'none',
-        [nodeHttp, express, proxy, direct, gateway, identity].every(clean),
+        [nodeHttp, express, proxy, direct, gateway, anonymous, identity].every(clean),
       ),
     ],
     [
@@ -120,8 +128,9 @@ function gatewayTable(r, s, redisNote) {
       formatCpu('the proxy reference', proxy.cpu),
       formatCpu('the direct run', direct.cpu),
       formatCpu('the gateway run', gateway.cpu),
+      formatCpu('the anonymous gateway run', anonymous.cpu),
       formatCpu('the identity run', identity.cpu),
-      `note: the gateway ran with RATE_LIMIT_PER_MINUTE=${r.rateLimitPerMinute} and IN_FLIGHT_PER_PRINCIPAL=${r.inFlightPerPrincipal} (one key on every connection), so neither limit answers 429; every request still costs the limiter its Redis round trip.`,
+      `note: the gateway ran with RATE_LIMIT_PER_MINUTE and RATE_LIMIT_ANON_PER_MINUTE=${r.rateLimitPerMinute}, IN_FLIGHT_PER_PRINCIPAL and IN_FLIGHT_PER_ADDRESS=${r.inFlightPerPrincipal} (one key, one address on every connection), so no limit answers 429; every request is still counted by the limiter.`,
       'note: the gateway caches a resolved API key (KEY_CACHE_TTL_MS, 30 s), so behind it identity answers about once per run; its own cost per request is the identity run.',
       ...(redisNote ? [redisNote] : []),
     ],

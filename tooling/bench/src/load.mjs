@@ -10,7 +10,10 @@ export async function measureLoad({ url, method = 'GET', headers, body, connecti
   if (warmupSeconds > 0) await autocannon({ ...request, duration: warmupSeconds });
   const callsBefore = redis ? await commandCalls(redis) : null;
   const cpu = startCpuWatch(participants);
+  // The monotonic clock V8's profiler stamps samples with: a profile can be cut to this window.
+  const startUs = Number(process.hrtime.bigint() / 1000n);
   const result = await autocannon({ ...request, duration: durationSeconds });
+  const endUs = Number(process.hrtime.bigint() / 1000n);
   const cpuShares = cpu.stop();
   const redisCommands = redis ? commandsBetween(callsBefore, await commandCalls(redis)) : null;
   return {
@@ -24,5 +27,6 @@ export async function measureLoad({ url, method = 'GET', headers, body, connecti
     errors: result.errors + result.timeouts,
     cpu: cpuShares,
     redisCommands,
+    window: { startUs, endUs },
   };
 }

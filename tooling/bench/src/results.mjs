@@ -15,11 +15,14 @@ export function gatewayFigures(r) {
   return {
     catalogCpuRatio: c.catalogDirect / c.express,
     gatewayCpuRatio: c.gateway / c.proxy,
+    /** The same GET without credentials: no key, counted per address. */
+    anonymousCpuRatio: c.anonymous / c.proxy,
     behindGatewayCpuRatio: c.catalogBehindGateway / c.catalogDirect,
     /** The same ratio for the bare express app behind the bare proxy: what a proxy hop alone does to the process behind it. */
     behindProxyCpuRatio: c.proxyUpstream / c.express,
-    throughputRatio: r.runs.gateway.requestsPerSecond / r.runs.direct.requestsPerSecond,
-    p99Ratio: r.runs.gateway.p99 / r.runs.direct.p99,
+    /** Against the bare proxy in front of bare express: what the gateway's own work costs in rate and tail. */
+    throughputRatio: r.runs.gateway.requestsPerSecond / r.runs.proxy.requestsPerSecond,
+    p99Ratio: r.runs.gateway.p99 / r.runs.proxy.p99,
   };
 }
 
@@ -76,6 +79,11 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
     out.gateway = {
       cpu_us_per_request: round(c.gateway),
       cpu_ratio: round(f.gatewayCpuRatio, 3),
+      anonymous_cpu_us_per_request: round(c.anonymous),
+      anonymous_cpu_ratio: round(f.anonymousCpuRatio, 3),
+      anonymous_redis_commands_per_request: round(g.redisCommandsPerRequest.anonymous, 2),
+      anonymous_req_per_s: round(g.runs.anonymous.requestsPerSecond, 0),
+      anonymous_p99_ms: g.runs.anonymous.p99,
       throughput_ratio: round(f.throughputRatio, 3),
       p99_ratio: round(f.p99Ratio, 3),
       catalog_cpu_us_per_request: round(c.catalogBehindGateway),

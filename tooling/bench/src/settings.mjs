@@ -61,6 +61,7 @@ export function loadSettings() {
       warmupSeconds: int('BENCH_WARMUP_SECONDS', 2),
       durationSeconds: int('BENCH_DURATION_SECONDS', 10),
       nodeArgs,
+      profileDir,
       /** The references' flags: the services' default. */
       nodeOptions,
       nodeOptionsOf,
