@@ -10,6 +10,7 @@ export * from './identity.js';
 export * from './internal.js';
 export * from './mail-jobs.js';
 export * from './page-language.js';
+export * from './normalize-email.js';
 export * from './privacy.js';
 export * from './mcp-tools.js';
 export * from './clients.js';
