@@ -2,9 +2,10 @@
  * The mailbox an e-mail address reaches, as quotas count people. Mail
  * providers deliver `erika+shop@…` to `erika@…`, and Gmail ignores dots in
  * the local part, so counting each spelling apart would let one person
- * multiply every per-address quota. Case is ignored throughout: no provider
- * we meet delivers by case.
+ * multiply every per-address quota. Case and space go first, as contracts'
+ * `normalizeEmail` drops them for every comparison.
  */
+import { normalizeEmail } from '@msa/contracts';
 
 /** Domains whose mailboxes ignore dots in the local part (and their aliases). */
 const DOTLESS_DOMAINS: Readonly<Record<string, string>> = {
@@ -14,7 +15,7 @@ const DOTLESS_DOMAINS: Readonly<Record<string, string>> = {
 
 /** `erika+x@Example.org` → `erika@example.org`; `e.r.ika@googlemail.com` → `erika@gmail.com`. */
 export function mailboxKey(address: string): string {
-  const text = address.trim().toLowerCase();
+  const text = normalizeEmail(address);
   const at = text.lastIndexOf('@');
   if (at <= 0) return text;
   let local = text.slice(0, at);
