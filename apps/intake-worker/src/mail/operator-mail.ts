@@ -66,58 +66,92 @@ export function buildOperatorMail(
   job: IntakeJob,
   logos: StoredLogo[],
   settings: MailSettings,
-  marks: { confirmation?: ConfirmationDecision; requestsToday?: RequestsToday } = {},
+  marks: OperatorMarks = {},
 ): SendMailOptions {
-  const { body, result, request_id: id } = job;
+  const { body, request_id: id } = job;
   const org = body.organization;
-  const shopType = shopTypeOf(org.type);
-  const logoByUrl = new Map(logos.map((logo) => [logo.url, logo]));
   const jsonName = `anfrage-${id}.json`;
+  const sections = operatorSections(job, logos, jsonName);
+  const intro = introLines(job, marks);
+  return {
+    from: settings.from,
+    to: settings.operatorEmail,
+    replyTo: { name: oneLine(org.contact_name), address: org.email },
+    subject: oneLine(`${job.submitter ? '[bestätigt]' : '[unbestätigt]'} Neue Shop-Anfrage: ${body.shop_name} – ${org.name} (${id})`),
+    messageId: messageIdFor(id, 'operator', settings),
+    headers: { ...traceHeaders(job), 'X-Shop-Request-Id': id },
+    text: renderText(intro, sections),
+    html: renderHtml(`Neue Shop-Anfrage: ${body.shop_name}`, intro, sections),
+    attachments: operatorAttachments(job, logos, jsonName),
+  };
+}
 
+/** What the delivery decided before the e-mail: whether the confirmation goes out, and the day's counts. */
+export interface OperatorMarks {
+  confirmation?: ConfirmationDecision;
+  requestsToday?: RequestsToday;
+}
+
+/** Every section of the body, in order: shop, organization, products, quote, warnings, logos, technical. */
+function operatorSections(job: IntakeJob, logos: StoredLogo[], jsonName: string): Section[] {
+  const shopType = shopTypeOf(job.body.organization.type);
+  const logoByUrl = new Map(logos.map((logo) => [logo.url, logo]));
   const sections: Section[] = [
-    {
-      title: 'Shop',
-      rows: [
-        { label: 'Shop-Name', value: body.shop_name },
-        {
-          label: 'Shop-Art',
-          value: shopType === 'b2c' ? 'B2C: Mitglieder bestellen und zahlen einzeln (Bruttopreise)' : 'B2B: Firmenshop (Nettopreise, Staffelpreise)',
-        },
-        { label: 'Design-Service', value: yesNo(body.design_service) },
-        { label: 'Sammelbestellung bis', value: orDash(body.group_order_until) },
-        { label: 'Passwortschutz', value: yesNo(body.password_protection) },
-        { label: 'Privater Shop (im Kundenkonto)', value: yesNo(body.private_shop) },
-        { label: 'Kundenkonto anlegen', value: yesNo(body.customer_account) },
-        { label: 'Anlass', value: orDash(body.occasion) },
-        { label: 'Teamgröße', value: orDash(body.team_size) },
-        { label: 'Anmerkungen', value: orDash(body.notes) },
-      ],
-    },
-    {
-      title: 'Organisation',
-      rows: [
-        { label: 'Name', value: org.name },
-        { label: 'Art', value: `${ORGANIZATION_TYPES[org.type] ?? org.type} (${org.type})` },
-        { label: 'Ansprechperson', value: org.contact_name },
-        { label: 'E-Mail', value: org.email },
-        { label: 'Telefon', value: orDash(org.phone) },
-      ],
-    },
+    shopSection(job.body, shopType),
+    organizationSection(job.body.organization),
     ...productSections(job, shopType, logoByUrl),
     ...(job.quote ? [quoteSection(job.quote)] : []),
   ];
-
-  if (result.warnings.length) {
-    sections.push({ title: 'Hinweise bei der Annahme', rows: result.warnings.map((w) => ({ label: '', value: `– ${w}` })) });
+  if (job.result.warnings.length) {
+    sections.push({ title: 'Hinweise bei der Annahme', rows: job.result.warnings.map((w) => ({ label: '', value: `– ${w}` })) });
   }
   if (logos.length) {
     sections.push({ title: 'Logos', rows: logos.map((logo, i) => ({ label: `Logo ${i + 1}`, value: logoLine(logo) })) });
   }
-  sections.push({
+  sections.push(technicalSection(job, jsonName));
+  return sections;
+}
+
+function shopSection(body: IntakeJob['body'], shopType: 'b2c' | 'b2b'): Section {
+  return {
+    title: 'Shop',
+    rows: [
+      { label: 'Shop-Name', value: body.shop_name },
+      {
+        label: 'Shop-Art',
+        value: shopType === 'b2c' ? 'B2C: Mitglieder bestellen und zahlen einzeln (Bruttopreise)' : 'B2B: Firmenshop (Nettopreise, Staffelpreise)',
+      },
+      { label: 'Design-Service', value: yesNo(body.design_service) },
+      { label: 'Sammelbestellung bis', value: orDash(body.group_order_until) },
+      { label: 'Passwortschutz', value: yesNo(body.password_protection) },
+      { label: 'Privater Shop (im Kundenkonto)', value: yesNo(body.private_shop) },
+      { label: 'Kundenkonto anlegen', value: yesNo(body.customer_account) },
+      { label: 'Anlass', value: orDash(body.occasion) },
+      { label: 'Teamgröße', value: orDash(body.team_size) },
+      { label: 'Anmerkungen', value: orDash(body.notes) },
+    ],
+  };
+}
+
+function organizationSection(org: IntakeJob['body']['organization']): Section {
+  return {
+    title: 'Organisation',
+    rows: [
+      { label: 'Name', value: org.name },
+      { label: 'Art', value: `${ORGANIZATION_TYPES[org.type] ?? org.type} (${org.type})` },
+      { label: 'Ansprechperson', value: org.contact_name },
+      { label: 'E-Mail', value: org.email },
+      { label: 'Telefon', value: orDash(org.phone) },
+    ],
+  };
+}
+
+function technicalSection(job: IntakeJob, jsonName: string): Section {
+  return {
     title: 'Technisch',
     rows: [
-      { label: 'Anfrage-ID', value: id },
-      { label: 'Eingegangen', value: formatCreatedAt(result.created_at) },
+      { label: 'Anfrage-ID', value: job.request_id },
+      { label: 'Eingegangen', value: formatCreatedAt(job.result.created_at) },
       { label: 'API-Client', value: job.owner_id },
       ...(job.submitter
         ? [
@@ -128,11 +162,14 @@ export function buildOperatorMail(
       { label: 'API-Request-ID', value: orDash(job.request_trace.request_id) },
       { label: 'Anhang', value: `${jsonName} (die Anfrage als JSON)` },
     ],
-  });
+  };
+}
 
-  const title = `Neue Shop-Anfrage: ${body.shop_name}`;
-  const intro = [
-    `Neue Shop-Anfrage ${id} von ${oneLine(org.name)} (${oneLine(org.contact_name)}).`,
+/** The lines above the sections: who asked, whether the address is confirmed, a held confirmation, the day's counts. */
+function introLines(job: IntakeJob, marks: OperatorMarks): string[] {
+  const org = job.body.organization;
+  return [
+    `Neue Shop-Anfrage ${job.request_id} von ${oneLine(org.name)} (${oneLine(org.contact_name)}).`,
     job.submitter ? confirmedSubmitterLine(job.submitter, org.email) : UNCONFIRMED_LINE,
     ...(marks.confirmation === 'hold'
       ? [
@@ -143,6 +180,11 @@ export function buildOperatorMail(
     ...(marks.requestsToday ? [requestsTodayLine(marks.requestsToday, org.email)] : []),
     'Eine Antwort auf diese E-Mail geht an die Ansprechperson.',
   ];
+}
+
+/** The usable logos, then the request as JSON. */
+function operatorAttachments(job: IntakeJob, logos: StoredLogo[], jsonName: string): NonNullable<SendMailOptions['attachments']> {
+  const { request_id: id, result, body } = job;
   const attachments: NonNullable<SendMailOptions['attachments']> = logos
     .filter((logo) => logo.data && logo.filename)
     .map((logo) => ({ filename: logo.filename!, content: logo.data!, contentType: logo.contentType }));
@@ -151,18 +193,7 @@ export function buildOperatorMail(
     contentType: 'application/json; charset=utf-8',
     content: `${JSON.stringify({ id, owner_id: job.owner_id, ...(job.submitter ? { submitter: job.submitter } : {}), result, request: body, ...(job.quote ? { quote: job.quote } : {}) }, null, 2)}\n`,
   });
-
-  return {
-    from: settings.from,
-    to: settings.operatorEmail,
-    replyTo: { name: oneLine(org.contact_name), address: org.email },
-    subject: oneLine(`${job.submitter ? '[bestätigt]' : '[unbestätigt]'} Neue Shop-Anfrage: ${body.shop_name} – ${org.name} (${id})`),
-    messageId: messageIdFor(id, 'operator', settings),
-    headers: { ...traceHeaders(job), 'X-Shop-Request-Id': id },
-    text: renderText(intro, sections),
-    html: renderHtml(title, intro, sections),
-    attachments,
-  };
+  return attachments;
 }
 
 const requestsWord = (n: number) => `${n} ${n === 1 ? 'Anfrage' : 'Anfragen'}`;
