@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { rateLimitedError, secondsUntilUtcMidnight, setRateLimitHeaders, utcDay, type LimitState } from './limits.js';
+import { nextUtcMidnight, rateLimitedError, secondsUntilUtcMidnight, setRateLimitHeaders, utcDay, type LimitState } from './limits.js';
 
 /** Just the header surface setRateLimitHeaders touches. */
 function fakeResponse(): Response & { headers: Record<string, string> } {
@@ -56,6 +56,25 @@ describe('rateLimitedError', () => {
 
   it('asks to wait at least one second', () => {
     expect(rateLimitedError({ ...minute, resetSeconds: 0.01 }, 'x').extra.headers?.['Retry-After']).toBe('1');
+  });
+});
+
+describe('nextUtcMidnight', () => {
+  it('names the start of the next UTC day', () => {
+    expect(nextUtcMidnight(new Date('2026-03-14T12:34:56.789Z')).toISOString()).toBe('2026-03-15T00:00:00.000Z');
+  });
+
+  it('answers the following midnight at midnight itself', () => {
+    expect(nextUtcMidnight(new Date('2026-03-15T00:00:00Z')).toISOString()).toBe('2026-03-16T00:00:00.000Z');
+  });
+
+  it('reads the day in UTC whatever the offset of the input', () => {
+    expect(nextUtcMidnight(new Date('2026-03-14T23:30:00-02:00')).toISOString()).toBe('2026-03-16T00:00:00.000Z');
+  });
+
+  it('crosses month, year and leap-day ends', () => {
+    expect(nextUtcMidnight(new Date('2026-12-31T23:00:00Z')).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(nextUtcMidnight(new Date('2028-02-28T23:00:00Z')).toISOString()).toBe('2028-02-29T00:00:00.000Z');
   });
 });
 

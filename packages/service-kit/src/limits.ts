@@ -36,10 +36,14 @@ export function rateLimitedError(state: LimitState, message: string, hint?: stri
   });
 }
 
+/** The next 00:00 UTC after `now`: when a daily count starts again (at midnight itself, the one a day later). */
+export function nextUtcMidnight(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
 /** Seconds from `now` to the next 00:00 UTC. */
 export function secondsUntilUtcMidnight(now = new Date()): number {
-  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+  return Math.max(1, Math.ceil((nextUtcMidnight(now).getTime() - now.getTime()) / 1000));
 }
 
 export function utcDay(now = new Date()): string {
