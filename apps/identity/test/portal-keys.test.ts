@@ -105,7 +105,7 @@ describe('POST /developers/keys (the portal form)', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.text).toContain('Enter a valid e-mail address, such as dev@example.org.');
-    expect(res.text).toContain(`<form method="post" action="${TEST_BASE_URL}/developers/keys">`);
+    expect(res.text).toContain(`<form class="key-form" method="post" action="${TEST_BASE_URL}/developers/keys">`);
     expect(res.text).toMatch(/<input id="key-name" name="name" [^>]*value="Schulfest Agent">/);
     expect(res.text).toMatch(/<input id="key-email" name="email" type="email" [^>]*value="not-an-email" aria-invalid="true" aria-describedby="key-email-error">/);
     expect(res.text).toMatch(/<label for="key-email">[^<]+<\/label>/);
@@ -125,7 +125,7 @@ describe('POST /developers/keys (the portal form)', () => {
 
     expect(res.status).toBe(422);
     expect(res.text).not.toContain('<script>');
-    expect(res.text).toContain('value="&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;"');
+    expect(res.text).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
   });
 
   it('refuses a live key on the sandbox with a 400 page pointing at the production portal', async () => {

@@ -6,6 +6,7 @@
 // form filled in again. A caller that prefers application/json still gets the
 // API's JSON, the credentials or the error envelope.
 import { ApiKeyRequest, LIMITS, type FieldProblem } from '@msa/contracts';
+import { escapeHtml, renderKeyForm, renderPageShell } from '@msa/docs/page-kit';
 import { AppError, appError, isRedisUnavailable, methodNotAllowed, serviceUnavailableError, toFieldProblems } from '@msa/service-kit';
 import { withReservation } from '@msa/service-kit/limits';
 import { Router, type Request } from 'express';
@@ -69,21 +70,13 @@ function parseKeyForm(fields: Record<string, unknown>, sandbox: boolean, urls: P
 /** JSON only when it is preferred to HTML: a browser's Accept, `*\/*` or none gets the page. */
 const prefersJson = (req: Request) => req.accepts(['text/html', 'application/json']) === 'application/json';
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-// The portal's colours and type, for a single column: the secrets break
-// anywhere and code scrolls inside its box, so nothing scrolls sideways at 360 px.
+// The key pages' own rules, for a single column: the secrets break anywhere and
+// code scrolls inside its box, so nothing scrolls sideways at 360 px. Colours,
+// type and the form's rules come from the page kit.
 const CSS = `
-:root { color-scheme: light dark; --fg: #1d2430; --muted: #5b6472; --bg: #ffffff; --panel: #f4f6f9; --line: #dde2ea; --accent: #0b6bcb; --bad: #b42318; --note: #fff6e0; --note-line: #e8c15a; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6e9ef; --muted: #a3acba; --bg: #12161c; --panel: #1b2129; --line: #2c3440; --accent: #6cb2ff; --bad: #ff8a80; --note: #2c2514; --note-line: #8a6d1f; } }
-* { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 main { max-width: 40rem; margin: 0 auto; padding: 2rem 1rem 3rem; overflow-wrap: break-word; }
 h1 { font-size: 1.6rem; line-height: 1.25; margin: 0 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 0.5rem; }
-a { color: var(--accent); }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
 pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem 1rem; overflow-x: auto; max-width: 100%; font-size: 0.85rem; }
 .note { background: var(--note); border: 1px solid var(--note-line); border-radius: 8px; padding: 0.8rem 1rem; margin: 0 0 1.25rem; }
@@ -96,39 +89,12 @@ dl.secrets dt { font-weight: 600; margin-top: 0.9rem; }
 dl.secrets dd { margin: 0.3rem 0 0; }
 dl.secrets dd code { display: block; padding: 0.55rem 0.7rem; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; overflow-wrap: anywhere; word-break: break-all; user-select: all; }
 .muted { color: var(--muted); font-size: 0.92rem; }
-form { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; }
-form p { margin: 0 0 1rem; }
-label { display: block; font-weight: 600; margin-bottom: 0.3rem; }
-input[type=text], input[type=email] { display: block; width: 100%; padding: 0.5rem 0.6rem; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
-input[aria-invalid=true] { border-color: var(--bad); }
-input:focus-visible, button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-fieldset { min-width: 0; margin: 0 0 1rem; padding: 0.5rem 0.9rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; }
-legend { font-weight: 600; padding: 0 0.3rem; }
-label.choice { font-weight: normal; margin: 0.35rem 0; }
-.field-error { display: block; color: var(--bad); font-size: 0.92rem; margin: 0.3rem 0 0; }
-button { font: inherit; font-weight: 600; padding: 0.5rem 1.1rem; color: #fff; background: var(--accent); border: 0; border-radius: 6px; cursor: pointer; }
-@media (prefers-color-scheme: dark) { button { color: #0b1320; } }
 `;
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)} · Merch-Shop Agent API</title>
-<link rel="icon" type="image/svg+xml" href="/favicon.ico">
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>
-`;
+/** A key page: one person's answer, so no search engine keeps it. `keyForm` when it carries the form again. */
+function page(title: string, body: string, keyForm = false): string {
+  const main = `<main>\n<h1>${escapeHtml(title)}</h1>\n${body}\n</main>`;
+  return renderPageShell({ lang: 'en', title, body: main, styles: CSS, productInTitle: true, noindex: true, keyForm });
 }
 
 function createdPage(created: CreatedCredentials, urls: PageUrls): string {
@@ -164,30 +130,7 @@ function createdPage(created: CreatedCredentials, urls: PageUrls): string {
 
 /** The form again, filled in as it was sent, each problem next to its field. */
 function formAgain(values: FormValues, problems: FieldProblem[], urls: PageUrls, sandbox: boolean): string {
-  const problemOf = (field: string) => problems.find((p) => p.field === field)?.message;
-  const aria = (field: string, id: string) => (problemOf(field) ? ` aria-invalid="true" aria-describedby="${id}-error"` : '');
-  const errorLine = (field: string, id: string) => {
-    const message = problemOf(field);
-    return message ? `\n<span class="field-error" id="${id}-error">${escapeHtml(message)}</span>` : '';
-  };
-  const checked = (mode: string) => ((values.mode || 'sandbox') === mode ? ' checked' : '');
-  const live = sandbox
-    ? `<p class="muted">Live keys are made on the production portal: <a href="${escapeHtml(`${urls.production}/developers#create-a-key`)}">${escapeHtml(`${urls.production}/developers`)}</a>.</p>`
-    : `<label class="choice"><input type="radio" name="mode" value="live"${checked('live')}> <strong>Live</strong>: shop requests reach the operator team</label>`;
-  return [
-    `<form method="post" action="${escapeHtml(urls.action)}">`,
-    '<p><label for="key-name">Name of your application or agent</label>',
-    `<input id="key-name" name="name" type="text" required minlength="${LIMITS.keyNameMin}" maxlength="${LIMITS.keyNameMax}" autocomplete="off" value="${escapeHtml(values.name)}"${aria('name', 'key-name')}>${errorLine('name', 'key-name')}</p>`,
-    '<p><label for="key-email">Your e-mail address</label>',
-    `<input id="key-email" name="email" type="email" required maxlength="254" autocomplete="email" value="${escapeHtml(values.email)}"${aria('email', 'key-email')}>${errorLine('email', 'key-email')}</p>`,
-    `<fieldset${problemOf('mode') ? ' aria-describedby="key-mode-error"' : ''}><legend>Mode</legend>`,
-    `<label class="choice"><input type="radio" name="mode" value="sandbox"${checked('sandbox')}> <strong>Sandbox</strong>: shop requests are stored, never sent</label>`,
-    live,
-    `${errorLine('mode', 'key-mode').trimStart()}`,
-    '</fieldset>',
-    '<p><button type="submit">Create key</button></p>',
-    '</form>',
-  ].join('\n');
+  return renderKeyForm({ action: urls.action, sandbox, liveFormUrl: `${urls.production}/developers#create-a-key`, values, problems });
 }
 
 /** What to do next, said for a person: the API's hints speak of headers. */
@@ -212,6 +155,7 @@ function problemPage(problem: AppError, values: FormValues, urls: PageUrls, sand
       formAgain(values, fields, urls, sandbox),
       `<p class="muted"><a href="${escapeHtml(urls.portal)}">Back to the developer portal</a></p>`,
     ].join('\n'),
+    true,
   );
 }
 
