@@ -15,7 +15,7 @@ import {
   type QuoteLine,
 } from '@msa/contracts';
 import { appError, limitKeyOfAddress, toFieldProblems, type AppError, type Logger, type Metrics } from '@msa/service-kit';
-import { rateLimitedError, withReservation, type LimitState } from '@msa/service-kit/limits';
+import { nextUtcMidnight, rateLimitedError, withReservation, type LimitState } from '@msa/service-kit/limits';
 import type { z } from 'zod';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
 import { quoteCountedQuotas, type QuoteQuotas } from '../store/quote-quotas.js';
@@ -175,10 +175,9 @@ export async function createQuote(deps: QuoteDeps, call: QuoteCall, body: QuoteB
 
 function quoteLimitError(quotas: QuoteQuotas, state: LimitState, at: Date): AppError {
   const whose = state.policy === quotas.perAddress.policy ? 'from this address, with or without credentials' : 'for these credentials';
-  const nextUtcMidnight = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)).toISOString();
   return rateLimitedError(
     state,
-    `Daily limit reached: ${state.limit} new quotes per day ${whose}. The day resets at UTC midnight (${nextUtcMidnight}).`,
+    `Daily limit reached: ${state.limit} new quotes per day ${whose}. The day resets at UTC midnight (${nextUtcMidnight(at).toISOString()}).`,
     'Wait the seconds in `Retry-After`; the count starts again at UTC midnight. Quotes already made stay readable with GET /v1/quotes/{id}, and asking for one of them again answers it without counting.',
   );
 }

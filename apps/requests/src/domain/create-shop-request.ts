@@ -31,7 +31,7 @@ import {
   type Logger,
   type Metrics,
 } from '@msa/service-kit';
-import { rateLimitedError, utcDay, withReservation, type LimitState, type Reservation } from '@msa/service-kit/limits';
+import { nextUtcMidnight, rateLimitedError, utcDay, withReservation, type LimitState, type Reservation } from '@msa/service-kit/limits';
 import type { z } from 'zod';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
 import { handOver } from '../intake/hand-over.js';
@@ -338,10 +338,9 @@ interface DailyLimit {
 }
 
 function dailyLimitError(state: LimitState, { what, scope, sandbox }: DailyLimit, at: Date): AppError {
-  const nextUtcMidnight = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)).toISOString();
   return rateLimitedError(
     state,
-    `Daily limit reached: ${state.limit} ${what} per day${scope}. The day resets at UTC midnight (${nextUtcMidnight}).`,
+    `Daily limit reached: ${state.limit} ${what} per day${scope}. The day resets at UTC midnight (${nextUtcMidnight(at).toISOString()}).`,
     sandbox
       ? 'Wait the seconds in `Retry-After`; the count starts again at UTC midnight.'
       : `Wait the seconds in \`Retry-After\`; the count starts again at UTC midnight. Meanwhile the sandbox accepts ${LIMITS.sandboxShopRequestsPerDay} shop requests a day.`,
