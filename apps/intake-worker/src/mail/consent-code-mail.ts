@@ -12,7 +12,7 @@
  * (the redirect's host, or the app on the person's device) and marks a name
  * nobody checked as self-declared.
  */
-import type { ApprovalTarget, ConsentCodeMailJob, ConsentCodeSecret, ConsentLanguage } from '@msa/contracts';
+import { PRODUCT_NAME, type ApprovalTarget, type ConsentCodeMailJob, type ConsentCodeSecret, type ConsentLanguage } from '@msa/contracts';
 import type { SendMailOptions } from 'nodemailer';
 import { neutraliseCallerText } from './caller-text.js';
 import { clip, oneLine, privacyFooter, renderHtml, renderText, type Section } from './layout.js';
@@ -45,7 +45,7 @@ const WORDING: Record<ConsentLanguage, Wording> = {
     greeting: 'Guten Tag,',
     code: (code) => `Ihr Bestätigungscode lautet: ${code}`,
     asks: (client) =>
-      `Die Anwendung ${client} möchte in Ihrem Namen auf die Merch-Shop-API zugreifen, zum Beispiel um Shop-Anfragen für Sie zu stellen. ` +
+      `Die Anwendung ${client} möchte in Ihrem Namen auf die ${PRODUCT_NAME} zugreifen, zum Beispiel um Shop-Anfragen für Sie zu stellen. ` +
       'Mit diesem Code bestätigen Sie auf der Zustimmungsseite Ihre E-Mail-Adresse.',
     section: 'Zugriffsanfrage',
     client: 'Anwendung',
@@ -65,7 +65,7 @@ const WORDING: Record<ConsentLanguage, Wording> = {
     greeting: 'Hello,',
     code: (code) => `Your confirmation code is: ${code}`,
     asks: (client) =>
-      `The application ${client} asks for access to the Merch-Shop API on your behalf, for example to submit shop requests for you. ` +
+      `The application ${client} asks for access to the ${PRODUCT_NAME} on your behalf, for example to submit shop requests for you. ` +
       'Enter this code on the consent page to confirm your e-mail address.',
     section: 'Access request',
     client: 'Application',
