@@ -84,10 +84,12 @@ export const EXAMPLE_REQUESTS = {
   },
 } as const;
 
-export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<OperationId, OperationExamples>> {
-  const error = (code: keyof typeof ERROR_CODES, message: string, detail?: ErrorDetail) => errorExample(publicBaseUrl, code, message, detail);
+type ErrorExample = (code: keyof typeof ERROR_CODES, message: string, detail?: ErrorDetail) => ReturnType<typeof errorExample>;
+type ExamplesById = Partial<Record<OperationId, OperationExamples>>;
 
-  const product = {
+/** One product as the catalog lists it. */
+function exampleProduct(publicBaseUrl: string) {
+  return {
     handle: 'bio-t-shirt-unisex',
     title: 'Bio T-Shirt Unisex',
     url: `${publicBaseUrl}/v1/products/bio-t-shirt-unisex`,
@@ -110,7 +112,11 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
     image: null,
     description: 'Classic T-shirt of 100 % organic cotton, GOTS certified.',
   };
-  const result = {
+}
+
+/** The sandbox answer to the club shop request. */
+function exampleShopRequestResult(publicBaseUrl: string) {
+  return {
     id: 'req_3f9a1c2b7d4e6f80',
     status: 'received',
     sandbox: true,
@@ -127,9 +133,11 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
     warnings: [],
     upstream: null,
   };
+}
 
-  // What the embedded catalog prices these bodies at; the requests component tests compare.
-  const companyQuote = {
+/** What the embedded catalog prices the company quote at; the requests component tests compare. */
+function exampleCompanyQuote() {
+  return {
     quote_id: 'quo_5e0c2a9b7d1f4e38',
     organization_type: 'unternehmen',
     shop_type: 'b2b',
@@ -154,7 +162,10 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
     expires_at: new Date(Date.parse('2026-01-15T09:31:12.000Z') + LIMITS.quoteLifetimeDays * 86_400_000).toISOString(),
     warnings: [],
   };
+}
 
+function catalogExamples(publicBaseUrl: string, error: ErrorExample): ExamplesById {
+  const product = exampleProduct(publicBaseUrl);
   return {
     listProducts: {
       responses: {
@@ -172,6 +183,12 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
         404: { unknown: { value: error('product_not_found', "No product with handle 'golden-shirt'.") } },
       },
     },
+  };
+}
+
+function shopRequestExamples(publicBaseUrl: string, error: ErrorExample): ExamplesById {
+  const result = exampleShopRequestResult(publicBaseUrl);
+  return {
     createShopRequest: {
       request: {
         'application/json': {
@@ -207,6 +224,12 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
       },
     },
     getShopRequest: { responses: { 200: { stored: { value: result } } } },
+  };
+}
+
+function quoteExamples(error: ErrorExample): ExamplesById {
+  const companyQuote = exampleCompanyQuote();
+  return {
     createQuote: {
       request: {
         'application/json': {
@@ -231,6 +254,11 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
         404: { expired: { value: error('quote_not_found', "No quote with id 'quo_5e0c2a9b7d1f4e38'; it does not exist or has expired.") } },
       },
     },
+  };
+}
+
+function identityExamples(): ExamplesById {
+  return {
     createApiKey: {
       request: {
         'application/json': {
@@ -272,6 +300,11 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
       },
     },
     registerClient: { request: { 'application/json': { client: { value: EXAMPLE_REQUESTS.client } } } },
+  };
+}
+
+function mcpExamples(): ExamplesById {
+  return {
     mcpEndpoint: {
       request: {
         'application/json': {
@@ -293,5 +326,16 @@ export function buildOpenApiExamples(publicBaseUrl: string): Partial<Record<Oper
         },
       },
     },
+  };
+}
+
+export function buildOpenApiExamples(publicBaseUrl: string): ExamplesById {
+  const error: ErrorExample = (code, message, detail) => errorExample(publicBaseUrl, code, message, detail);
+  return {
+    ...catalogExamples(publicBaseUrl, error),
+    ...shopRequestExamples(publicBaseUrl, error),
+    ...quoteExamples(error),
+    ...identityExamples(),
+    ...mcpExamples(),
   };
 }
