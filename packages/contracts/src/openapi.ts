@@ -6,6 +6,7 @@ import type { ZodType } from 'zod';
 import { API_VERSION, LIMITS, SCOPES, SCOPE_DESCRIPTIONS } from './common.js';
 import { ErrorEnvelope } from './errors.js';
 import { buildOpenApiExamples, type Examples, type OperationExamples } from './openapi-examples.js';
+import { PRODUCT_NAME } from './page-text.js';
 import {
   COMMON_RESPONSE_HEADERS,
   OPERATIONS,
@@ -120,7 +121,7 @@ export function buildOpenApiDocument({ publicBaseUrl }: OpenApiOptions, table: r
   const document = generator.generateDocument({
     openapi: '3.1.0',
     info: {
-      title: 'Merch-Shop Agent API',
+      title: PRODUCT_NAME,
       version: `${API_VERSION}.0.0`,
       description:
         'Read the catalog and prices of printable base products, list public merch shops, get free credentials, and request a free branded merch shop for a school, club, company, craft business or restaurant in Germany or Austria. Prices are gross incl. 19 % VAT in EUR unless a field is named `netto`.',

@@ -4,7 +4,7 @@
 // configurations as JSON, so they are valid JSON whatever the base URL), the
 // text that differs between production and the sandbox, and the sign-in
 // endpoints, linked from the operation table.
-import { LIMITS, SERVICE_PREFIX, type OperationDef, type RouteId } from '@msa/contracts';
+import { LIMITS, PRODUCT_NAME, SERVICE_PREFIX, type OperationDef, type RouteId } from '@msa/contracts';
 import { isBrowsable, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
 
 /** The table entries a host meets while it signs in, in the order it meets them. */
@@ -125,7 +125,7 @@ export const HOST_GUIDES: readonly HostGuide[] = [
       block: {
         lang: 'json',
         body: json({
-          inputs: [{ type: 'promptString', id: 'merch-shop-api-key', description: 'Merch-Shop API key', password: true }],
+          inputs: [{ type: 'promptString', id: 'merch-shop-api-key', description: `${PRODUCT_NAME} key`, password: true }],
           servers: { 'merch-shop': { type: 'http', url: u.mcp, headers: { Authorization: 'Bearer ${input:merch-shop-api-key}' } } },
         }),
       },

@@ -2,9 +2,8 @@
 // used for, and which documents exist. The paths come from the operation
 // table; the usage preferences from one deployment setting (CONTENT_SIGNAL on
 // the gateway), written in both vocabularies crawlers read today.
-import { OPERATIONS, type OperationDef, type RouteId } from '@msa/contracts';
+import { OPERATIONS, PRODUCT_NAME, type OperationDef, type RouteId } from '@msa/contracts';
 import { docUrls, operationHref, requireOperation, type DocContext } from './context.js';
-import { SERVICE_NAME } from './facts.js';
 
 /** The three Content-Signal categories (contentsignals.org). */
 export const CONTENT_SIGNAL_KEYS = ['search', 'ai-input', 'ai-train'] as const;
@@ -122,7 +121,7 @@ export function renderRobotsTxt(ctx: DocContext, { contentSignal = parseContentS
     ...disallowedPaths(table).map((path) => `Disallow: ${path}`),
   ];
   return [
-    `# ${SERVICE_NAME}: the API documents (${u.root}/llms.txt, /agents.md, /openapi.json, /developers, /.well-known/…)`,
+    `# ${PRODUCT_NAME}: the API documents (${u.root}/llms.txt, /agents.md, /openapi.json, /developers, /.well-known/…)`,
     '# are for reading by people, search engines and agents; sign-in, consent and form pages are not.',
     '# Content-Signal (contentsignals.org) and Content-Usage (IETF aipref) say how the content may be used.',
     '',

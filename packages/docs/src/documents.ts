@@ -1,7 +1,7 @@
 // Renders every Markdown document for one reader (base URL, sandbox or not).
 // The sources live in content/*.md with {{PLACEHOLDER}}s; the values and the
 // generated blocks (tables, lists) come from here.
-import { API_VERSION, DEPRECATIONS, LIMITS, OPERATIONS, SERVICE_FACTS, SERVICE_PREFIX, type OperationDef, type RouteId } from '@msa/contracts';
+import { API_VERSION, DEPRECATIONS, LIMITS, OPERATIONS, PRODUCT_NAME, SERVICE_FACTS, SERVICE_PREFIX, type OperationDef, type RouteId } from '@msa/contracts';
 import { agentHostVars } from './agent-hosts.js';
 import { AGENT_SKILL_NAMES } from './agent-skills.js';
 import { docUrls, isBrowsable, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
@@ -135,6 +135,7 @@ export function templateVars(ctx: DocContext, table: readonly OperationDef[] = O
     MCP_PROTECTED_RESOURCE_METADATA_URL: u.mcpProtectedResourceMetadata,
     JWKS_URL: u.jwks,
     ENVIRONMENT_NOTE: environmentNote(ctx, u),
+    PRODUCT_NAME,
     SERVICE_DESCRIPTION,
     SERVICE_PREFIX,
     API_VERSION,
@@ -259,7 +260,7 @@ function curlRegister(u: DocUrls): string {
 export function buildOnboarding(ctx: DocContext, table: readonly OperationDef[] = OPERATIONS) {
   const u = docUrls(ctx);
   return {
-    title: 'Onboarding: Merch-Shop Agent API',
+    title: `Onboarding: ${PRODUCT_NAME}`,
     environment: ctx.sandbox ? 'sandbox' : 'production',
     sandbox: ctx.sandbox,
     tier: 'free',

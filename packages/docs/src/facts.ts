@@ -14,8 +14,6 @@ import {
 } from '@msa/contracts';
 import { operationHref, type DocUrls } from './context.js';
 
-export const SERVICE_NAME = 'Merch-Shop Agent API';
-
 export const SERVICE_DESCRIPTION =
   'Free, branded merch shops for schools, clubs, companies, craft businesses and restaurants in Germany and Austria. ' +
   'Read the catalog of printable base products with gross prices, list public shops, get free credentials, and submit a shop request ' +

@@ -1,5 +1,7 @@
 // The tools are data in contracts, where the mcp service registers them from;
 // the documents list the same table.
+import { PRODUCT_NAME } from '@msa/contracts';
+
 export { MCP_TOOLS, type McpToolName } from '@msa/contracts';
 
 export const MCP_RESOURCES = [
@@ -23,6 +25,6 @@ export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2026-07-28'] as const;
  */
 export const MCP_SERVER_INFO = {
   name: 'merch-shop-agent-api',
-  title: 'Merch-Shop Agent API',
+  title: PRODUCT_NAME,
   version: '1.0.0',
 } as const;

@@ -1,6 +1,6 @@
-import { API_VERSION, OPERATIONS, type OperationAuth, type OperationDef } from '@msa/contracts';
+import { API_VERSION, OPERATIONS, PRODUCT_NAME, type OperationAuth, type OperationDef } from '@msa/contracts';
 import { docUrls, operationHref, type DocContext } from './context.js';
-import { SERVICE_DESCRIPTION, SERVICE_NAME } from './facts.js';
+import { SERVICE_DESCRIPTION } from './facts.js';
 import { MCP_PROTOCOL_VERSIONS, MCP_RESOURCES, MCP_TOOLS } from './mcp-surface.js';
 
 export type LinkAuth = 'none' | 'optional' | 'required';
@@ -68,7 +68,7 @@ export function buildServiceDocument(ctx: DocContext, table: readonly OperationD
   links.sandbox = { href: `${u.sandbox}/`, method: 'GET', title: 'Sandbox service document: every endpoint, nothing is sent', type: json, auth: 'none' };
 
   return {
-    name: SERVICE_NAME,
+    name: PRODUCT_NAME,
     description: SERVICE_DESCRIPTION,
     api_version: API_VERSION,
     environment: ctx.sandbox ? 'sandbox' : 'production',

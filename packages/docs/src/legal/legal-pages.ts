@@ -2,7 +2,7 @@
 // per page and language (content/legal/<page>.<lang>.md), filled from the
 // legal configuration and from the same constants the stores expire their
 // keys by, so a changed lifetime changes the notice with it.
-import { LIMITS } from '@msa/contracts';
+import { LIMITS, PRODUCT_NAME } from '@msa/contracts';
 import { docUrls, type DocContext } from '../context.js';
 import { renderHtmlPage, type PageLang } from '../html.js';
 import { fillTemplate, loadSource } from '../template.js';
@@ -81,6 +81,7 @@ export function legalVars(ctx: DocContext, legal: LegalInfo, lang: PageLang, pag
   const pageUrl = (name: LegalPage) => `${u.base}/${name}`;
   const r = retentionFacts();
   return {
+    PRODUCT_NAME,
     PUBLIC_BASE_URL: u.production,
     SANDBOX_BASE_URL: u.sandbox,
     DEVELOPERS_URL: u.developers,
