@@ -8,11 +8,13 @@ import {
   redisTopologyOf,
   listen,
   type Logger,
+  type Metrics,
   type RedisClient,
   type RunningService,
 } from '@msa/service-kit';
-import { createRedis, pingRedis, throttledLog } from '@msa/service-kit/redis';
-import { Queue, type Worker } from 'bullmq';
+import { createRedis, pingRedis } from '@msa/service-kit/redis';
+import type { Queue, Worker } from 'bullmq';
+import type { Express } from 'express';
 import { Gauge } from 'prom-client';
 import { createApp } from './app.js';
 import { createFailedJobSweep } from './failed-job-sweep.js';
@@ -23,11 +25,12 @@ import { runMailJob, type MailJobDeps } from './mail-jobs/run-mail-job.js';
 import { createConfirmationLimit } from './mail/confirmation-limit.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { MailSettings } from './mail/mail-settings.js';
-import { createMailWorker } from './mail-worker.js';
 import { backoffDelay, createRedisBackoff } from './redis-backoff.js';
 import { startQueueUi, type RunningQueueUi } from './queue-ui-server.js';
+import { INTAKE_QUEUE_SPEC } from './queues/intake-queue.js';
+import { MAIL_QUEUE_SPEC } from './queues/mail-queue.js';
+import { keepLastWhileRedisFails, REDIS_ANSWER_MS, startQueue } from './queues/start-queue.js';
 import { createIntakeStore } from './store/intake-store.js';
-import { createIntakeWorker } from './worker.js';
 
 export interface ServiceDeps {
   logger?: Logger;
@@ -45,8 +48,6 @@ export interface RunningIntakeWorker extends RunningService {
   mailQueue: Queue;
 }
 
-/** Longest /readyz waits for Redis; a worker connection would otherwise wait out the outage. */
-const READY_TIMEOUT_MS = 2_000;
 /** How often failed intake jobs past their age are removed. */
 const FAILED_SWEEP_INTERVAL_MS = 3600 * 1000;
 
@@ -68,68 +69,108 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
     // Reconnects of one node or a Sentinel-followed master; a Cluster has its own capped strategy.
     retryStrategy: (times) => backoffDelay(times - 1, backoff.first, backoff.max),
   });
-  const queue = new Queue(INTAKE_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-  const queueError = throttledLog(logger, 'error', 'intake queue error');
-  queue.on('error', (err) => queueError({ err }));
-  // Same prefix as the intake queue: on a Cluster both stay in its hash slot.
-  const mailQueue = new Queue(MAIL_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-  const mailQueueError = throttledLog(logger, 'error', 'mail queue error');
-  mailQueue.on('error', (err) => mailQueueError({ err }));
   // Built once for the process; the SMTP pool connects on the first send.
   const mailer =
     deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, poolSize: config.SMTP_POOL_SIZE, outboxDir: config.OUTBOX_DIR, logger });
-
   const metrics = createMetrics('intake-worker');
-  const counters = {
-    completed: metrics.counter('intake_jobs_completed_total', 'Shop requests delivered'),
-    failed: metrics.counter('intake_jobs_failed_total', 'Intake jobs that failed for good (attempts exhausted or invalid payload)'),
-    retried: metrics.counter('intake_jobs_retried_total', 'Intake attempts that failed and will be retried'),
+  const intakeDeps = createIntakeDeps(config, { redis, mailer, metrics, logger });
+  const mailJobDeps: MailJobDeps = {
+    mailer,
+    mail: intakeDeps.mail,
+    sealed: createSealedText(config.INTERNAL_AUTH_SECRET, MAIL_JOB_SEAL_PURPOSE),
+    logger,
   };
-  const mailCounters = {
-    completed: metrics.counter('mail_jobs_completed_total', 'Mail queue e-mails sent (consent codes)'),
-    failed: metrics.counter('mail_jobs_failed_total', 'Mail jobs that failed for good (attempts exhausted, invalid payload, a seal that does not open, an expired code)'),
-    retried: metrics.counter('mail_jobs_retried_total', 'Mail attempts that failed and will be retried'),
+  // Both queues under one prefix: on a Cluster they share its hash slot.
+  const common = {
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    lockDuration: config.INTAKE_LOCK_DURATION_MS,
+    stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
+    logger,
+    metrics,
   };
-  const stepDuration = metrics.histogram('intake_step_duration_seconds', 'Duration of one intake step', ['step'], [
-    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
-  ]);
-  new Gauge({
-    name: 'intake_queue_depth',
-    help: 'Intake jobs waiting or delayed (waiting for a retry)',
-    registers: [metrics.registry],
-    async collect() {
-      const counts = await keepLastWhileRedisFails(() => queue.getJobCounts('waiting', 'delayed'));
-      if (counts) this.set((counts.waiting ?? 0) + (counts.delayed ?? 0));
-    },
+  const intake = startQueue({ ...INTAKE_QUEUE_SPEC, ...common, concurrency: config.INTAKE_CONCURRENCY, process: (job) => runIntake(intakeDeps, job) });
+  const mail = startQueue({ ...MAIL_QUEUE_SPEC, ...common, concurrency: config.MAIL_CONCURRENCY, process: (job) => runMailJob(mailJobDeps, job) });
+  const { queue, worker } = intake;
+  const failedSweep = createFailedJobSweep({ queue, maxAgeSeconds: INTAKE_FAILED_JOB_MAX_AGE_SECONDS, intervalMs: FAILED_SWEEP_INTERVAL_MS, logger });
+  failedSweep.start();
+  // PING alone is not enough: a node that is not the queue's (MOVED) or serves
+  // no slot (CLUSTERDOWN) answers PING and refuses every queue command.
+  const redisWorks = async () => {
+    await pingRedis(redis);
+    await queue.getJobCounts('waiting');
+  };
+  const redisBackoff = createRedisBackoff({
+    workers: [worker, mail.worker],
+    check: () => answerWithin(redisWorks(), REDIS_ANSWER_MS, 'Redis'),
+    logger,
+    firstDelayMs: backoff.first,
+    maxDelayMs: backoff.max,
   });
-  new Gauge({
-    name: 'mail_queue_depth',
-    help: 'Mail jobs waiting or delayed (waiting for a retry)',
-    registers: [metrics.registry],
-    async collect() {
-      const counts = await keepLastWhileRedisFails(() => mailQueue.getJobCounts('waiting', 'delayed'));
-      if (counts) this.set((counts.waiting ?? 0) + (counts.delayed ?? 0));
-    },
-  });
-  new Gauge({
-    name: 'intake_worker_paused',
-    help: '1 while the worker is paused because Redis fails, else 0',
-    registers: [metrics.registry],
-    collect() {
-      this.set(redisBackoff.failure ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'intake_jobs_failed_current',
-    help: 'Intake jobs in the failed set, waiting for an operator',
-    registers: [metrics.registry],
-    async collect() {
-      const failed = await keepLastWhileRedisFails(() => queue.getFailedCount());
-      if (failed !== undefined) this.set(failed);
-    },
-  });
+  registerServiceGauges(metrics, { queue, paused: () => Boolean(redisBackoff.failure) });
+  const stopAll = async () => {
+    redisBackoff.stop();
+    failedSweep.stop();
+    await shutdown([worker, mail.worker], [queue, mail.queue], mailer, redis);
+  };
 
-  const intakeDeps: IntakeDeps = {
+  const app = createApp({
+    logger,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    metrics,
+    ready: async () => {
+      if (redisBackoff.failure) throw new Error(`paused while Redis fails: ${redisBackoff.failure.message}`);
+      await answerWithin(redisWorks(), REDIS_ANSWER_MS, 'Redis');
+    },
+  });
+  const { listening, queueUi } = await listenOrStop(config, { app, queue, redis, logger }, stopAll);
+  const { server, port, url } = listening;
+  logStarted(logger, config, port);
+
+  return {
+    url,
+    port,
+    ...(queueUi ? { queueUiUrl: queueUi.url } : {}),
+    worker,
+    queue,
+    mailWorker: mail.worker,
+    mailQueue: mail.queue,
+    async close() {
+      redisBackoff.stop();
+      failedSweep.stop();
+      // Running jobs finish first; the admin server answers health checks meanwhile.
+      await Promise.all([worker.close(), mail.worker.close()]);
+      await Promise.all([closeServer(server), queueUi?.close()]);
+      await stopAll();
+    },
+  };
+}
+
+interface Clients {
+  redis: RedisClient;
+  mailer: Mailer;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+function logStarted(logger: Logger, config: IntakeWorkerConfig, port: number): void {
+  logger.info(
+    {
+      port,
+      queue: INTAKE_QUEUE,
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.INTAKE_CONCURRENCY,
+      mailQueue: MAIL_QUEUE,
+      mailConcurrency: config.MAIL_CONCURRENCY,
+      smtp: Boolean(config.SMTP_URL),
+    },
+    'intake worker started',
+  );
+}
+
+/** What the intake steps need, from the config and the process's clients. */
+function createIntakeDeps(config: IntakeWorkerConfig, { redis, mailer, metrics, logger }: Clients): IntakeDeps {
+  return {
     store: createIntakeStore(redis, config.REDIS_KEY_PREFIX, { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS }),
     mailer,
     mail: mailSettingsOf(config),
@@ -155,114 +196,60 @@ export async function startService(config: IntakeWorkerConfig, deps: ServiceDeps
       'Confirmation e-mails held back because their address reached its daily limit (the operator e-mail says so)',
     ),
     logger,
-    stepDuration,
+    stepDuration: metrics.histogram('intake_step_duration_seconds', 'Duration of one intake step', ['step'], [
+      0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+    ]),
   };
-  const worker = createIntakeWorker({
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    concurrency: config.INTAKE_CONCURRENCY,
-    lockDuration: config.INTAKE_LOCK_DURATION_MS,
-    stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
-    logger,
-    process: (job) => runIntake(intakeDeps, job),
-    counters,
-  });
-  const mailJobDeps: MailJobDeps = {
-    mailer,
-    mail: intakeDeps.mail,
-    sealed: createSealedText(config.INTERNAL_AUTH_SECRET, MAIL_JOB_SEAL_PURPOSE),
-    logger,
-  };
-  const mailWorker = createMailWorker({
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    concurrency: config.MAIL_CONCURRENCY,
-    lockDuration: config.INTAKE_LOCK_DURATION_MS,
-    stalledInterval: config.INTAKE_STALLED_INTERVAL_MS,
-    logger,
-    process: (job) => runMailJob(mailJobDeps, job),
-    counters: mailCounters,
-  });
-  const failedSweep = createFailedJobSweep({ queue, maxAgeSeconds: INTAKE_FAILED_JOB_MAX_AGE_SECONDS, intervalMs: FAILED_SWEEP_INTERVAL_MS, logger });
-  failedSweep.start();
-  // PING alone is not enough: a node that is not the queue's (MOVED) or serves
-  // no slot (CLUSTERDOWN) answers PING and refuses every queue command.
-  const redisWorks = async () => {
-    await pingRedis(redis);
-    await queue.getJobCounts('waiting');
-  };
-  const redisBackoff = createRedisBackoff({
-    workers: [worker, mailWorker],
-    check: () => answerWithin(redisWorks(), READY_TIMEOUT_MS, 'Redis'),
-    logger,
-    firstDelayMs: backoff.first,
-    maxDelayMs: backoff.max,
-  });
+}
 
-  const app = createApp({
-    logger,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    metrics,
-    ready: async () => {
-      if (redisBackoff.failure) throw new Error(`paused while Redis fails: ${redisBackoff.failure.message}`);
-      await answerWithin(redisWorks(), READY_TIMEOUT_MS, 'Redis');
+/** The gauges of the process beside the queue depths: paused while Redis fails, and the failed intake jobs. */
+function registerServiceGauges(metrics: Metrics, { queue, paused }: { queue: Queue; paused: () => boolean }): void {
+  new Gauge({
+    name: 'intake_worker_paused',
+    help: '1 while the worker is paused because Redis fails, else 0',
+    registers: [metrics.registry],
+    collect() {
+      this.set(paused() ? 1 : 0);
     },
   });
+  new Gauge({
+    name: 'intake_jobs_failed_current',
+    help: 'Intake jobs in the failed set, waiting for an operator',
+    registers: [metrics.registry],
+    async collect() {
+      const failed = await keepLastWhileRedisFails(() => queue.getFailedCount());
+      if (failed !== undefined) this.set(failed);
+    },
+  });
+}
+
+/** The admin server, and the queue UI when ADMIN_USER and ADMIN_PASSWORD are set; if either cannot listen, everything stops. */
+async function listenOrStop(
+  config: IntakeWorkerConfig,
+  { app, queue, redis, logger }: { app: Express; queue: Queue; redis: RedisClient; logger: Logger },
+  stopAll: () => Promise<void>,
+): Promise<{ listening: Awaited<ReturnType<typeof listen>>; queueUi: RunningQueueUi | null }> {
   let listening;
-  let queueUi: RunningQueueUi | null = null;
   try {
     listening = await listen(app, config.WORKER_PORT, { host: config.BIND_ADDRESS, publicBaseUrl: config.PUBLIC_BASE_URL });
-    if (config.ADMIN_USER && config.ADMIN_PASSWORD) {
-      queueUi = await startQueueUi({
-        host: config.QUEUE_UI_HOST,
-        port: config.QUEUE_UI_PORT,
-        queue,
-        redis,
-        keyPrefix: config.REDIS_KEY_PREFIX,
-        user: config.ADMIN_USER,
-        password: config.ADMIN_PASSWORD,
-        publicBaseUrl: config.PUBLIC_BASE_URL,
-        logger,
-      });
-    }
+    if (!config.ADMIN_USER || !config.ADMIN_PASSWORD) return { listening, queueUi: null };
+    const queueUi = await startQueueUi({
+      host: config.QUEUE_UI_HOST,
+      port: config.QUEUE_UI_PORT,
+      queue,
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      user: config.ADMIN_USER,
+      password: config.ADMIN_PASSWORD,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      logger,
+    });
+    return { listening, queueUi };
   } catch (err) {
     if (listening) await closeServer(listening.server);
-    redisBackoff.stop();
-    failedSweep.stop();
-    await shutdown([worker, mailWorker], [queue, mailQueue], mailer, redis);
+    await stopAll();
     throw err;
   }
-  const { server, port, url } = listening;
-  logger.info(
-    {
-      port,
-      queue: INTAKE_QUEUE,
-      prefix: config.QUEUE_PREFIX,
-      concurrency: config.INTAKE_CONCURRENCY,
-      mailQueue: MAIL_QUEUE,
-      mailConcurrency: config.MAIL_CONCURRENCY,
-      smtp: Boolean(config.SMTP_URL),
-    },
-    'intake worker started',
-  );
-
-  return {
-    url,
-    port,
-    ...(queueUi ? { queueUiUrl: queueUi.url } : {}),
-    worker,
-    queue,
-    mailWorker,
-    mailQueue,
-    async close() {
-      redisBackoff.stop();
-      failedSweep.stop();
-      // Running jobs finish first; the admin server answers health checks meanwhile.
-      await Promise.all([worker.close(), mailWorker.close()]);
-      await Promise.all([closeServer(server), queueUi?.close()]);
-      await shutdown([worker, mailWorker], [queue, mailQueue], mailer, redis);
-    },
-  };
 }
 
 async function shutdown(workers: Worker[], queues: Queue[], mailer: Mailer, redis: RedisClient): Promise<void> {
@@ -271,16 +258,4 @@ async function shutdown(workers: Worker[], queues: Queue[], mailer: Mailer, redi
   mailer.close();
   // BullMQ leaves a connection it was given open.
   await redis.quit().catch(() => redis.disconnect());
-}
-
-/**
- * A queue gauge that cannot read Redis keeps its last value, so the scrape
- * still answers and carries intake_worker_paused, which says why.
- */
-async function keepLastWhileRedisFails<T>(read: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await answerWithin(read(), READY_TIMEOUT_MS, 'Redis');
-  } catch {
-    return undefined;
-  }
 }
