@@ -57,6 +57,16 @@ describe('rateLimitedError', () => {
   it('asks to wait at least one second', () => {
     expect(rateLimitedError({ ...minute, resetSeconds: 0.01 }, 'x').extra.headers?.['Retry-After']).toBe('1');
   });
+
+  it('carries the refusing policy\'s RateLimit headers when asked to show the quota', () => {
+    const err = rateLimitedError({ ...minute, remaining: 0 }, 'Too many requests.', undefined, { showQuota: true });
+
+    expect(err.extra.headers).toEqual({ 'RateLimit-Policy': '"default";q=300;w=60', RateLimit: '"default";r=0;t=42', 'Retry-After': '42' });
+  });
+
+  it('carries no RateLimit headers unless asked', () => {
+    expect(Object.keys(rateLimitedError(minute, 'x').extra.headers ?? {})).toEqual(['Retry-After']);
+  });
 });
 
 describe('nextUtcMidnight', () => {

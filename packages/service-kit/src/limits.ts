@@ -22,16 +22,23 @@ export function setRateLimitHeaders(res: Response, ...states: LimitState[]): voi
     const prev = res.getHeader(name);
     res.setHeader(name, prev ? `${String(prev)}, ${value}` : value);
   };
-  for (const s of states) {
-    append('RateLimit-Policy', `"${s.policy}";q=${s.limit};w=${s.windowSeconds}`);
-    append('RateLimit', `"${s.policy}";r=${Math.max(0, s.remaining)};t=${Math.max(0, Math.ceil(s.resetSeconds))}`);
-  }
+  for (const [name, value] of Object.entries(rateLimitHeaders(...states))) append(name, value);
 }
 
-export function rateLimitedError(state: LimitState, message: string, hint?: string): AppError {
+/** The same two headers as values, for an error that carries them (`AppError` extra.headers) to a response no one else rates. */
+export function rateLimitHeaders(...states: LimitState[]): Record<string, string> {
+  if (states.length === 0) return {};
+  return {
+    'RateLimit-Policy': states.map((s) => `"${s.policy}";q=${s.limit};w=${s.windowSeconds}`).join(', '),
+    RateLimit: states.map((s) => `"${s.policy}";r=${Math.max(0, s.remaining)};t=${Math.max(0, Math.ceil(s.resetSeconds))}`).join(', '),
+  };
+}
+
+/** A 429 with Retry-After; `showQuota` adds the refusing policy's RateLimit headers to it as well. */
+export function rateLimitedError(state: LimitState, message: string, hint?: string, { showQuota = false } = {}): AppError {
   const retryAfter = Math.max(1, Math.ceil(state.resetSeconds));
   return appError('rate_limited', message, {
-    headers: { 'Retry-After': String(retryAfter) },
+    headers: { ...(showQuota ? rateLimitHeaders(state) : {}), 'Retry-After': String(retryAfter) },
     ...(hint ? { hint } : {}),
   });
 }
