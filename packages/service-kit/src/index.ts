@@ -23,6 +23,7 @@ export * from './json-depth.js';
 export * from './logger.js';
 export * from './mailbox-key.js';
 export * from './metrics.js';
+export * from './outcome.js';
 export * from './placeholder-svg.js';
 // Redis clients and the Redis-backed limiters are subpaths
 // (`@msa/service-kit/redis`, `/limits`): ioredis and rate-limiter-flexible
@@ -30,6 +31,7 @@ export * from './placeholder-svg.js';
 export type { CreateRedisOptions, Redis, RedisClient, RedisRole } from './redis.js';
 export * from './redis-errors.js';
 export * from './request-context.js';
+export * from './require-scope.js';
 export * from './shutdown.js';
 export type {} from './types.js';
 export * from './running.js';
