@@ -1,10 +1,12 @@
 // The figures the service promises (body limit, reply time, daily quotas) are
 // written once, in contracts, and every mail, document, tool text and check
-// reads them from there; a second literal copy is how they drift apart.
+// reads them from there; a second literal copy is how they drift apart. The
+// product's name too: it is PRODUCT_NAME, and a page that types it by hand
+// is how it came to be spelled two ways.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BOUNDS, LIMITS, SERVICE_FACTS } from '@msa/contracts';
+import { BOUNDS, LIMITS, PRODUCT_NAME, SERVICE_FACTS } from '@msa/contracts';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './deploy-support.js';
 
@@ -14,7 +16,9 @@ function sourceFiles(): string[] {
   return tracked
     .split('\0')
     .filter((file) => /\.(ts|mts|js|mjs)$/.test(file))
-    .filter((file) => !/\.test\.[mc]?[tj]s$/.test(file) && !/(^|\/)(test|tests|fixtures)\//.test(file));
+    .filter((file) => !/\.test\.[mc]?[tj]s$/.test(file) && !/(^|\/)(test|tests|fixtures)\//.test(file))
+    // A file deleted in the checkout (moved, not yet committed) has nothing to read.
+    .filter((file) => existsSync(join(ROOT, file)));
 }
 
 function filesMatching(pattern: RegExp): string[] {
@@ -22,6 +26,31 @@ function filesMatching(pattern: RegExp): string[] {
 }
 
 const CONTRACTS_COMMON = 'packages/contracts/src/common.ts';
+
+/** Where PRODUCT_NAME is defined, the one place its words may be typed. */
+const PRODUCT_NAME_HOME = 'packages/contracts/src/page-text.ts';
+
+/** The name as written, the older "Merch-Shop API" and the German "Merch-Shop-API". Case counts: `merch-shop-agent-api` is an identifier. */
+const PRODUCT_NAME_PATTERN = /Merch-Shop[ -](Agent )?API/;
+
+/** A generated file says so on its first line; what it says is its generator's. */
+const GENERATED = /^\s*(\/\/|\/\*+|<!--|#)\s*(generated|do not edit)/i;
+
+/**
+ * The sources of the apps and packages, `src/` only: code and the Markdown
+ * the documents are filled from. Tests may name the product they expect, and
+ * READMEs and operations documents are prose for the people running it.
+ * Files not yet committed count, and files deleted in the checkout do not,
+ * so a file being moved is checked where it now is.
+ */
+function productSources(): string[] {
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', 'apps', 'packages'], { cwd: ROOT, encoding: 'utf8' });
+  return [...new Set(listed.split('\0'))]
+    .filter((file) => existsSync(join(ROOT, file)))
+    .filter((file) => /^(apps|packages)\/[^/]+\/src\//.test(file) && /\.(ts|mts|js|mjs|md)$/.test(file))
+    .filter((file) => !/\.test\.[mc]?[tj]s$/.test(file) && !/\/(test|tests|fixtures)\//.test(file))
+    .filter((file) => !GENERATED.test(readFileSync(join(ROOT, file), 'utf8').split('\n', 1)[0]!));
+}
 
 const FIGURES = [
   {
@@ -50,6 +79,14 @@ describe('figures written once', () => {
   it('finds source files to search, so an empty search cannot pass', () => {
     expect(sourceFiles()).toContain(CONTRACTS_COMMON);
     expect(sourceFiles().length).toBeGreaterThan(100);
+  });
+
+  it(`writes the product's name ("${PRODUCT_NAME}") as a literal only in PRODUCT_NAME`, () => {
+    const sources = productSources();
+    expect(sources).toContain(PRODUCT_NAME_HOME);
+    expect(sources).toContain('packages/docs/src/content/developers.md');
+    expect(PRODUCT_NAME).toMatch(PRODUCT_NAME_PATTERN);
+    expect(sources.filter((file) => PRODUCT_NAME_PATTERN.test(readFileSync(join(ROOT, file), 'utf8')))).toEqual([PRODUCT_NAME_HOME]);
   });
 
   for (const figure of FIGURES) {
