@@ -1,9 +1,8 @@
-import { LIMITS, type RequestsClient } from '@msa/contracts';
+import type { RequestsClient } from '@msa/contracts';
 import type { Queue } from 'bullmq';
 import { createServiceApp, finishServiceApp, limitKeyOfAddress, type Logger, type Metrics, type RedisClient } from '@msa/service-kit';
-import { createBackoffLimiter, createDailyQuota, createWindowLimiter } from '@msa/service-kit/limits';
-import { createAddressPolicy } from '@msa/service-kit/public-fetch';
 import type { Express } from 'express';
+import { createCredentials } from './domain/create-credentials.js';
 import { createReplaySeal } from './domain/replay-seal.js';
 import { signingKeyMaterial, type TokenKeys } from './domain/token-keys.js';
 import { createIdentityCounters, type RouteDeps } from './routes/context.js';
@@ -11,17 +10,14 @@ import { createCredentialQuota } from './routes/credential-quota.js';
 import { introspectRoutes } from './routes/introspect.js';
 import { keyRoutes } from './routes/keys.js';
 import { meRoutes } from './routes/me.js';
-import { oauthRoutes } from './routes/oauth.js';
 import { portalKeyRoutes } from './routes/portal-keys.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 import { createCredentialStore } from './store/credential-store.js';
-import { authorizeRoutes } from './oauth/authorize-routes.js';
-import { createClientMetadataResolver, type ClientMetadataLimits } from './oauth/client-metadata.js';
-import { createClientDirectory } from './oauth/clients.js';
-import { CONSENT_DEFAULTS, type ConsentLimits } from './oauth/consent-limits.js';
-import type { ConsentMailer } from './oauth/consent-mail.js';
-import { createOAuthStore } from './oauth/oauth-store.js';
-import { createTokenGrants } from './oauth/token-grants.js';
+import type { ClientMetadataLimits } from './oauth/clients/client-metadata-resolver.js';
+import type { ConsentLimits } from './oauth/consent-limits.js';
+import { createOAuthFeature } from './oauth/oauth-feature.js';
+import type { ConsentMailer } from './oauth/queue/consent-mailer.js';
+import { createOAuthStore } from './oauth/store/oauth-store.js';
 import { grantStatusRoutes } from './routes/grant-status.js';
 import { createConsentMailDrop } from './privacy/consent-mail-drop.js';
 import { indexCredentials, indexGrants } from './privacy/indexing.js';
@@ -65,53 +61,54 @@ export interface AppDeps {
   refreshReuseGraceSeconds?: number;
 }
 
+/** The credential and OAuth stores, each filed under its person's mailbox as it stores (the rights of access and erasure). */
+function createStores({ redis, keyPrefix, internalAuthSecret }: AppDeps) {
+  const privacy = createPrivacyStore(redis, keyPrefix, internalAuthSecret);
+  return {
+    privacy,
+    credentials: indexCredentials(createCredentialStore(redis, keyPrefix), privacy),
+    oauth: indexGrants(createOAuthStore(redis, keyPrefix), privacy),
+  };
+}
+
+type Stores = ReturnType<typeof createStores>;
+
+/** The OAuth front door, reading and making credentials through the credential store. */
+function oauthFeature(appDeps: AppDeps, stores: Stores, deps: RouteDeps) {
+  return createOAuthFeature({
+    ...appDeps,
+    store: stores.oauth,
+    mailer: appDeps.consentMailer,
+    counters: deps.counters,
+    addressKey: deps.addressKey,
+    credentials: {
+      findByClientId: (clientId) => stores.credentials.findByClientId(clientId),
+      reserve: (req, res) => deps.quota.reserve(req, res),
+      create: (input) => createCredentials(stores.credentials, { ...input, origin: 'registration' }),
+    },
+  });
+}
+
+function privacyFeature(privacy: PrivacyDeps, stores: Stores, { internalAuthSecret, publicBaseUrl }: AppDeps) {
+  return privacyRoutes({
+    oauth: stores.oauth,
+    credentials: stores.credentials,
+    privacy: stores.privacy,
+    requests: privacy.requests,
+    dropConsentMails: createConsentMailDrop(privacy.mailQueue, internalAuthSecret),
+    publicBaseUrl,
+  });
+}
+
 export function createApp(appDeps: AppDeps): Express {
   const { logger, redis, keyPrefix, publicBaseUrl, internalAuthSecret, tokenKeys, metrics, idempotencyLockSeconds } = appDeps;
-  // Credentials and grants are filed under their person's mailbox as they are stored (the rights of access and erasure).
-  const privacyStore = createPrivacyStore(redis, keyPrefix, internalAuthSecret);
-  const store = indexCredentials(createCredentialStore(redis, keyPrefix), privacyStore);
-  const oauth = indexGrants(createOAuthStore(redis, keyPrefix), privacyStore);
-  const allowPrivate = appDeps.clientMetadataAllowPrivate ?? false;
-  const verifiedHosts = new Set((appDeps.verifiedClientHosts ?? []).map((h) => h.toLowerCase()));
-  const clients = createClientDirectory(
-    oauth,
-    createClientMetadataResolver({
-      redis,
-      keyPrefix,
-      policy: createAddressPolicy({ allowPrivate }),
-      allowHttpLoopback: allowPrivate,
-      ...(appDeps.clientMetadataLimits ? { limits: appDeps.clientMetadataLimits } : {}),
-      verifiedHosts,
-    }),
-    { allowHttpLoopback: allowPrivate, verifiedHosts },
-  );
+  const stores = createStores(appDeps);
   const addressKey = (ip: string) => limitKeyOfAddress(ip, { ipv6Prefix: appDeps.ipv6LimitPrefix });
-  const hourly = (name: string, points: number) =>
-    createWindowLimiter({ redis, keyPrefix: `${keyPrefix}${name}`, policy: name, points, windowSeconds: 3600 });
-  const daily = (name: string, points: number) => createDailyQuota({ redis, keyPrefix: `${keyPrefix}quota:${name}`, policy: `${name}-day`, points });
-  const consent = { ...CONSENT_DEFAULTS, ...appDeps.consentLimits };
   const deps: RouteDeps = {
-    oauth,
-    grants: createTokenGrants({ store: oauth, tokenKeys, publicBaseUrl, refreshReuseGraceSeconds: appDeps.refreshReuseGraceSeconds }),
-    publicClientQuota: createWindowLimiter({
-      redis,
-      keyPrefix: `${keyPrefix}quota:public-clients`,
-      policy: 'public-clients-day',
-      points: LIMITS.publicClientRegistrationsPerIpPerDay,
-      windowSeconds: 86_400,
-    }),
+    oauth: stores.oauth,
     addressKey,
-    store,
+    store: stores.credentials,
     quota: createCredentialQuota(redis, keyPrefix, addressKey),
-    tokenFailures: createBackoffLimiter({
-      redis,
-      keyPrefix: `${keyPrefix}oauth-client-fail`,
-      policy: 'client-auth-failures',
-      freeFailures: LIMITS.tokenFailuresBeforeBackoff,
-      baseBlockSeconds: LIMITS.tokenBackoffBaseSeconds,
-      maxBlockSeconds: LIMITS.tokenBackoffMaxSeconds,
-      memorySeconds: LIMITS.tokenFailureMemorySeconds,
-    }),
     tokenKeys,
     publicBaseUrl,
     logger,
@@ -122,7 +119,7 @@ export function createApp(appDeps: AppDeps): Express {
     logger,
     publicBaseUrl,
     internalAuthSecret,
-    ready: () => store.ping(),
+    ready: () => stores.credentials.ping(),
     metrics,
     // The token endpoint takes application/x-www-form-urlencoded (RFC 6749 §4.4.2).
     formBodies: true,
@@ -136,35 +133,9 @@ export function createApp(appDeps: AppDeps): Express {
     }),
   );
   app.use(portalKeyRoutes(deps));
-  app.use(oauthRoutes(deps));
-  app.use(
-    authorizeRoutes({
-      store: oauth,
-      clients,
-      mailer: appDeps.consentMailer,
-      mailsPerAddress: hourly('consent-mail-address', consent.codesPerAddressPerHour),
-      mailsPerAddressPerDay: daily('consent-codes', consent.codesPerAddressPerDay),
-      mailsPerIp: hourly('consent-mail-ip', LIMITS.consentMailsPerIpPerHour),
-      peoplePerIp: daily('consent-principals', consent.principalsPerAddressPerDay),
-      wrongCodesPerAddressPerDay: consent.wrongCodesPerAddressPerDay,
-      addressKey,
-      publicBaseUrl,
-      logger,
-    }),
-  );
+  app.use(oauthFeature(appDeps, stores, deps));
   app.use(grantStatusRoutes(deps));
-  if (appDeps.privacy) {
-    app.use(
-      privacyRoutes({
-        oauth,
-        credentials: store,
-        privacy: privacyStore,
-        requests: appDeps.privacy.requests,
-        dropConsentMails: createConsentMailDrop(appDeps.privacy.mailQueue, internalAuthSecret),
-        publicBaseUrl,
-      }),
-    );
-  }
+  if (appDeps.privacy) app.use(privacyFeature(appDeps.privacy, stores, appDeps));
   app.use(meRoutes(deps));
   app.use(wellKnownRoutes(deps));
   app.use(introspectRoutes(deps));

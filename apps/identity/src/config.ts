@@ -1,9 +1,9 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { AddressLimitEnv, CommonEnv, IdempotencyLockSeconds, RedisEnv, queuePrefixRule } from '@msa/service-kit';
 import { z } from 'zod';
-import { METADATA_DEFAULTS } from './oauth/client-metadata.js';
+import { METADATA_DEFAULTS } from './oauth/clients/client-metadata-resolver.js';
 import { CONSENT_DEFAULTS } from './oauth/consent-limits.js';
-import { DEFAULT_REFRESH_REUSE_GRACE_SECONDS } from './oauth/token-grants.js';
+import { DEFAULT_REFRESH_REUSE_GRACE_SECONDS } from './oauth/grants/token-grants.js';
 
 /** .env files often hold a PEM on one line with literal `\n` sequences. */
 export function normalizePem(value: string): string {

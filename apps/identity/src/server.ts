@@ -14,7 +14,7 @@ import { createRequestsClient } from '@msa/contracts';
 import { createApp } from './app.js';
 import type { IdentityConfig } from './config.js';
 import { createTokenKeys } from './domain/token-keys.js';
-import { createConsentMailer } from './oauth/consent-mail.js';
+import { createConsentMailer } from './oauth/queue/consent-mailer.js';
 
 export interface ServiceDeps {
   logger?: Logger;

@@ -7,7 +7,7 @@
  */
 import type { ConsentCodeMailJob } from '@msa/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOAuthStore, digest } from '../src/oauth/oauth-store.js';
+import { createOAuthStore, digest } from '../src/oauth/store/oauth-store.js';
 import { authorizeQuery, consentPath, hidden, pkce, serveClient, startDocServer, type DocServer } from './authorize-support.js';
 import { freshIp, startIdentity, type IdentityHarness } from './identity-app.js';
 

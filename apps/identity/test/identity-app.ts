@@ -9,10 +9,10 @@ import type { Logger } from '@msa/service-kit';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../src/app.js';
-import type { ClientMetadataLimits } from '../src/oauth/client-metadata.js';
+import type { ClientMetadataLimits } from '../src/oauth/clients/client-metadata-resolver.js';
 import type { ConsentLimits } from '../src/oauth/consent-limits.js';
 import { createTokenKeys, type TokenKeys } from '../src/domain/token-keys.js';
-import { createConsentMailer } from '../src/oauth/consent-mail.js';
+import { createConsentMailer } from '../src/oauth/queue/consent-mailer.js';
 
 export { TEST_BASE_URL, buildPrincipal };
 

@@ -4,7 +4,7 @@ import { TEST_INTERNAL_SECRET } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsentMailDrop } from '../src/privacy/consent-mail-drop.js';
 import { startIdentity, type IdentityHarness } from './identity-app.js';
-import { createConsentMailer } from '../src/oauth/consent-mail.js';
+import { createConsentMailer } from '../src/oauth/queue/consent-mailer.js';
 import { testLogger } from '@msa/test-kit';
 
 let h: IdentityHarness;

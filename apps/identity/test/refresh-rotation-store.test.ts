@@ -3,7 +3,7 @@
 // refreshing all day cannot grow one key without end.
 import { createTestRedis, type TestRedis } from '@msa/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOAuthStore, digest, USED_REFRESH_KEPT, type Grant } from '../src/oauth/oauth-store.js';
+import { createOAuthStore, digest, USED_REFRESH_KEPT, type Grant } from '../src/oauth/store/oauth-store.js';
 
 let tr: TestRedis;
 beforeAll(async () => {

@@ -1,9 +1,7 @@
 import type { Mode, Scope } from '@msa/contracts';
 import type { CredentialRecord, CredentialStore } from '../store/credential-store.js';
-import { generateCredentials, hashSecret, type NewCredentials } from './credentials.js';
-import { canonicalScopes } from './scopes.js';
-
-export const FREE_TIER = 'free';
+import { FREE_TIER, generateCredentials, hashSecret, type NewCredentials } from './credentials.js';
+import { canonicalScopes } from '../oauth/rules/scopes.js';
 
 export interface CredentialInput {
   name: string;

@@ -3,6 +3,9 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { BOUNDS, SERVICE_PREFIX, type Mode } from '@msa/contracts';
 
+/** The only tier so far: every credential and every grant of the authorization code flow has it. */
+export const FREE_TIER = 'free';
+
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 export const API_KEY_PREFIX: Record<Mode, string> = {

@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { testEcKeyPair } from '@msa/test-kit';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
-import { signAccessToken } from './access-token.js';
+import { signAccessToken } from '../oauth/tokens/access-token.js';
 import { createTokenKeys } from './token-keys.js';
 
 const BASE = 'https://api.example.test';

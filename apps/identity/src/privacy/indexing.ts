@@ -3,7 +3,7 @@
 // credentials by their contact address, grants by the approving address
 // (again at each refresh, which pushes on both lifetimes). The stores stay
 // unaware of it; these wrappers are what the app hands out.
-import type { OAuthStore } from '../oauth/oauth-store.js';
+import type { OAuthStore } from '../oauth/store/oauth-store.js';
 import type { CredentialStore } from '../store/credential-store.js';
 import type { PrivacyStore } from './store/privacy-store.js';
 

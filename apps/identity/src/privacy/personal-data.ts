@@ -8,8 +8,8 @@
 import type { CallContext, ConsentRecordExport, CredentialsExport, GrantExport, PersonalDataExport, PersonalShopRequestErasure, RequestsClient } from '@msa/contracts';
 import { mailboxKey } from '@msa/service-kit';
 import type { CredentialEraser, CredentialRecord, CredentialStore } from '../store/credential-store.js';
-import type { Grant, OAuthStore } from '../oauth/oauth-store.js';
-import { personId } from '../oauth/person.js';
+import type { Grant, OAuthStore } from '../oauth/store/oauth-store.js';
+import { personId } from '../oauth/rules/person.js';
 import type { DropConsentMails } from './consent-mail-drop.js';
 import type { PrivacyStore } from './store/privacy-store.js';
 

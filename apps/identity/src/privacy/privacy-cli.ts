@@ -10,7 +10,7 @@ import { MAIL_QUEUE, createRequestsClient } from '@msa/contracts';
 import { CommonEnv, RedisEnv, createInternalSigner, queuePrefixRule, type RedisClient } from '@msa/service-kit';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
-import { createOAuthStore } from '../oauth/oauth-store.js';
+import { createOAuthStore } from '../oauth/store/oauth-store.js';
 import { createCredentialStore } from '../store/credential-store.js';
 import { createConsentMailDrop } from './consent-mail-drop.js';
 import { erasePersonalData, exportPersonalData, type ErasureSummary } from './personal-data.js';

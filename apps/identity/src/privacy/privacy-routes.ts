@@ -1,7 +1,7 @@
 import { PersonalDataExport } from '@msa/contracts';
 import { appError, methodNotAllowed } from '@msa/service-kit';
 import { Router, type Request } from 'express';
-import { issuerFor } from '../domain/access-token.js';
+import { issuerFor } from '../oauth/tokens/access-token.js';
 import { erasePersonalData, exportPersonalData, type DataSubject, type PersonalDataDeps } from './personal-data.js';
 
 /**

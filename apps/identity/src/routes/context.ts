@@ -1,24 +1,16 @@
 import type { Logger, Metrics } from '@msa/service-kit';
-import type { BackoffLimiter } from '@msa/service-kit/limits';
 import type { TokenKeys } from '../domain/token-keys.js';
 import type { CredentialStore } from '../store/credential-store.js';
 import type { CredentialQuota } from './credential-quota.js';
-import type { WindowLimiter } from '@msa/service-kit/limits';
-import type { OAuthStore } from '../oauth/oauth-store.js';
-import type { TokenGrants } from '../oauth/token-grants.js';
+import type { OAuthStore } from '../oauth/store/oauth-store.js';
 
-/** What the route handlers share. */
+/** What the route handlers outside the OAuth feature share. */
 export interface RouteDeps {
   store: CredentialStore;
   quota: CredentialQuota;
-  /** Wrong client secrets per client_id at /oauth/token, with exponential back-off. */
-  tokenFailures: BackoffLimiter;
   tokenKeys: TokenKeys;
   /** The authorization code grant's clients, codes and grants. */
   oauth: OAuthStore;
-  grants: TokenGrants;
-  /** Public client registrations per client IP per day, counted apart from credentials. */
-  publicClientQuota: WindowLimiter;
   /** The key a per-address limit counts a client address under (IPv6 by prefix). */
   addressKey: (ip: string) => string;
   publicBaseUrl: string;

@@ -1,7 +1,7 @@
 import { Principal } from '@msa/contracts';
 import { appError, methodNotAllowed } from '@msa/service-kit';
 import { Router } from 'express';
-import { issuerFor } from '../domain/access-token.js';
+import { issuerFor } from '../oauth/tokens/access-token.js';
 import type { RouteDeps } from './context.js';
 
 export function meRoutes(deps: RouteDeps): Router {

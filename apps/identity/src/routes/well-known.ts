@@ -1,6 +1,6 @@
 import { methodNotAllowed } from '@msa/service-kit';
 import { Router, type Response } from 'express';
-import { authorizationServerMetadata, protectedResourceMetadata } from '../domain/metadata.js';
+import { authorizationServerMetadata, protectedResourceMetadata } from '../oauth/rules/server-metadata.js';
 import type { RouteDeps } from './context.js';
 
 const CACHE = 'public, max-age=300';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { SERVICE_PREFIX, type Mode } from '@msa/contracts';
 import { mailboxKey } from '@msa/service-kit';
-import { randomBase62 } from '../domain/credentials.js';
+import { randomBase62 } from '../../domain/credentials.js';
 
 export const PERSON_ID_PREFIX = `${SERVICE_PREFIX}_user_`;
 

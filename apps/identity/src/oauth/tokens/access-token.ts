@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS, type AccessTokenClaims, type Mode, type Scope } from '@msa/contracts';
 import { jsonwebtoken } from '@msa/service-kit';
-import { formatScopes } from './scopes.js';
-import type { TokenKeys } from './token-keys.js';
+import { formatScopes } from '../rules/scopes.js';
+import type { TokenKeys } from '../../domain/token-keys.js';
 
 export interface AccessTokenInput {
   clientId: string;

@@ -8,7 +8,7 @@
 //   new URL, and each costs one of the caller's URLs.
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '@msa/service-kit';
-import type { MetadataClient } from './client-metadata.js';
+import type { MetadataClient } from '../rules/client-metadata-document.js';
 
 /** A failure's reason is shown on the error page; a validation message can quote a whole URI, so it is cut. */
 export const FAILURE_MESSAGE_MAX_CHARS = 300;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
+import { authorizationServerMetadata, protectedResourceMetadata } from './server-metadata.js';
 
 const BASE = 'https://api.example.test';
 

@@ -8,9 +8,10 @@
 // name is only what it says, and its redirect URI is not trusted for errors
 // (RFC 9700 §4.11.2).
 import { SCOPES, SERVICE_PREFIX, type Scope } from '@msa/contracts';
-import { ClientMetadataBusy, ClientMetadataError, isMetadataClientId, type ClientMetadataResolver } from './client-metadata.js';
-import type { OAuthStore } from './oauth-store.js';
-import { parseRegistrationScope } from '../domain/scopes.js';
+import { ClientMetadataError, isMetadataClientId } from '../rules/client-metadata-document.js';
+import { ClientMetadataBusy, type ClientMetadataResolver } from './client-metadata-resolver.js';
+import type { OAuthStore } from '../store/oauth-store.js';
+import { parseRegistrationScope } from '../rules/scopes.js';
 
 export const PUBLIC_CLIENT_ID_PREFIX = `${SERVICE_PREFIX}_pub_`;
 const PUBLIC_CLIENT_ID = new RegExp(`^${PUBLIC_CLIENT_ID_PREFIX}[0-9A-Za-z]{16,64}$`);

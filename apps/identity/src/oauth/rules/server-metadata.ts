@@ -2,17 +2,18 @@
 // protected-resource metadata. Under the sandbox every URL (and the issuer)
 // carries `/sandbox`, so a client that discovers there stays there.
 import { SCOPES } from '@msa/contracts';
-import { issuerFor } from './access-token.js';
+import { issuerFor } from '../tokens/access-token.js';
+import { OAUTH_PATHS } from '../paths.js';
 import { OFFLINE_ACCESS } from './scopes.js';
 
 export function authorizationServerMetadata(publicBaseUrl: string, sandbox: boolean) {
   const base = issuerFor(publicBaseUrl, sandbox);
   return {
     issuer: base,
-    authorization_endpoint: `${base}/oauth/authorize`,
-    token_endpoint: `${base}/oauth/token`,
-    registration_endpoint: `${base}/oauth/register`,
-    revocation_endpoint: `${base}/oauth/revoke`,
+    authorization_endpoint: `${base}${OAUTH_PATHS.authorize}`,
+    token_endpoint: `${base}${OAUTH_PATHS.token}`,
+    registration_endpoint: `${base}${OAUTH_PATHS.register}`,
+    revocation_endpoint: `${base}${OAUTH_PATHS.revoke}`,
     jwks_uri: `${base}/.well-known/jwks.json`,
     // offline_access is accepted and ignored (every grant gets a refresh token); hosts look for it here.
     scopes_supported: [...SCOPES, OFFLINE_ACCESS],

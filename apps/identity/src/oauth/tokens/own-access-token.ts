@@ -5,8 +5,8 @@
 import { createPublicKey } from 'node:crypto';
 import { AccessTokenClaims } from '@msa/contracts';
 import { jsonwebtoken } from '@msa/service-kit';
-import { issuerFor } from '../domain/access-token.js';
-import type { TokenKeys } from '../domain/token-keys.js';
+import { issuerFor } from './access-token.js';
+import type { TokenKeys } from '../../domain/token-keys.js';
 
 /** The claims of an access token this server issued, or null for anything else. */
 export function readOwnAccessToken(keys: TokenKeys, publicBaseUrl: string, token: string): AccessTokenClaims | null {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { OAUTH_PATHS, consentPath, routePath } from './paths.js';
+
+describe('OAUTH_PATHS', () => {
+  it('takes the endpoints from the operations table', () => {
+    expect(OAUTH_PATHS).toEqual({
+      authorize: '/oauth/authorize',
+      consent: '/oauth/consent/{interaction}',
+      token: '/oauth/token',
+      register: '/oauth/register',
+      revoke: '/oauth/revoke',
+    });
+  });
+
+  it('routes the consent page with an express parameter', () => {
+    expect(routePath(OAUTH_PATHS.consent)).toBe('/oauth/consent/:interaction');
+  });
+
+  it('names the consent page of one interaction', () => {
+    expect(consentPath('abc123')).toBe('/oauth/consent/abc123');
+  });
+});
