@@ -19,20 +19,20 @@ import { ROUTES, type PoolName, type RouteDef, type UpstreamName } from './domai
 import { closeRefusedBodies } from './routes/refused-body.js';
 import { createServiceProxy } from './routes/service-proxy.js';
 import { securityHeaders } from './routes/security-headers.js';
-import { createAdmitStage } from './stages/admit.js';
-import { createAuthenticateStage } from './stages/authenticate.js';
-import { createAuthorizeBudgetStage, DEFAULT_AUTHORIZE_IN_FLIGHT } from './stages/authorize-budget.js';
-import { createCorsStage } from './stages/cors.js';
-import { createDeprecationStage } from './stages/deprecation.js';
-import { createErasureStage } from './stages/erasure.js';
-import { createExchange, pipeline, type Stage } from './stages/exchange.js';
+import { ADMIT_HANDOFF, createAdmitStage } from './stages/admit.js';
+import { AUTHENTICATE_HANDOFF, createAuthenticateStage } from './stages/authenticate.js';
+import { AUTHORIZE_BUDGET_HANDOFF, createAuthorizeBudgetStage, DEFAULT_AUTHORIZE_IN_FLIGHT } from './stages/authorize-budget.js';
+import { CORS_HANDOFF, createCorsStage } from './stages/cors.js';
+import { createDeprecationStage, DEPRECATION_HANDOFF } from './stages/deprecation.js';
+import { createErasureStage, ERASURE_HANDOFF } from './stages/erasure.js';
+import { createExchange, namedStage, pipeline, type NamedStage } from './stages/exchange.js';
 import { createFailOpen, createGatewayCounters } from './stages/fail-open.js';
-import { createFailedAuthBudgetStage } from './stages/failed-auth-budget.js';
-import { createForwardStage } from './stages/forward.js';
-import { createInFlightStage, DEFAULT_IN_FLIGHT } from './stages/in-flight.js';
-import { createMcpHandshakeStage } from './stages/mcp-handshake.js';
-import { createResolveStage } from './stages/resolve.js';
-import { createUnroutedStage } from './stages/unrouted.js';
+import { createFailedAuthBudgetStage, FAILED_AUTH_BUDGET_HANDOFF } from './stages/failed-auth-budget.js';
+import { createForwardStage, FORWARD_HANDOFF } from './stages/forward.js';
+import { createInFlightStage, DEFAULT_IN_FLIGHT, IN_FLIGHT_HANDOFF } from './stages/in-flight.js';
+import { createMcpHandshakeStage, MCP_HANDSHAKE_HANDOFF } from './stages/mcp-handshake.js';
+import { createResolveStage, RESOLVE_HANDOFF } from './stages/resolve.js';
+import { createUnroutedStage, UNROUTED_HANDOFF } from './stages/unrouted.js';
 
 export type { UpstreamName };
 
@@ -84,7 +84,7 @@ const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;
  * The gateway's stages, in the order a request meets them. Each file under
  * stages/ says what its stage decides; a new rule is a new stage here.
  */
-function createStages(deps: GatewayDeps): Stage[] {
+export function createStages(deps: GatewayDeps): NamedStage[] {
   const { logger, publicBaseUrl, limiters } = deps;
   const clientBodyTimeoutMs = deps.clientBodyTimeoutMs ?? 10_000;
   const body = { maxBytes: BOUNDS.bodyMaxBytes, idleMs: clientBodyTimeoutMs, deadlineMs: deps.bodyDeadlineMs ?? DEFAULT_BODY_DEADLINE_MS };
@@ -107,18 +107,18 @@ function createStages(deps: GatewayDeps): Stage[] {
     authorize: proxy('identity', authorizeInFlight),
   } satisfies Record<UpstreamName | PoolName, RequestHandler>;
   return [
-    createResolveStage({ routes: deps.routes ?? ROUTES, publicBaseUrl }),
-    createCorsStage(),
-    createFailedAuthBudgetStage({ limiter: limiters.failedAuth, failOpen, rejections }),
-    createAuthenticateStage({ resolveKey: deps.resolveKey, verifyToken: deps.verifyToken, logger }),
-    createInFlightStage({ ...DEFAULT_IN_FLIGHT, ...deps.inFlight, rejections }),
-    createMcpHandshakeStage({ limiter: limiters.mcpHandshake, body }),
-    createAdmitStage({ limiters, failOpen, rejections }),
-    createAuthorizeBudgetStage({ limit: authorizeInFlight, rejections }),
-    createUnroutedStage(),
-    createDeprecationStage({ deprecations: deps.deprecations ?? DEPRECATIONS, publicBaseUrl }),
-    createErasureStage({ revokedGrant: deps.revokedGrant, forgetKey: deps.resolveKey.forget }),
-    createForwardStage({ sign: deps.sign, publicBaseUrl, proxies, body }),
+    namedStage('resolve', RESOLVE_HANDOFF, createResolveStage({ routes: deps.routes ?? ROUTES, publicBaseUrl })),
+    namedStage('cors', CORS_HANDOFF, createCorsStage()),
+    namedStage('failed-auth-budget', FAILED_AUTH_BUDGET_HANDOFF, createFailedAuthBudgetStage({ limiter: limiters.failedAuth, failOpen, rejections })),
+    namedStage('authenticate', AUTHENTICATE_HANDOFF, createAuthenticateStage({ resolveKey: deps.resolveKey, verifyToken: deps.verifyToken, logger })),
+    namedStage('in-flight', IN_FLIGHT_HANDOFF, createInFlightStage({ ...DEFAULT_IN_FLIGHT, ...deps.inFlight, rejections })),
+    namedStage('mcp-handshake', MCP_HANDSHAKE_HANDOFF, createMcpHandshakeStage({ limiter: limiters.mcpHandshake, body })),
+    namedStage('admit', ADMIT_HANDOFF, createAdmitStage({ limiters, failOpen, rejections })),
+    namedStage('authorize-budget', AUTHORIZE_BUDGET_HANDOFF, createAuthorizeBudgetStage({ limit: authorizeInFlight, rejections })),
+    namedStage('unrouted', UNROUTED_HANDOFF, createUnroutedStage()),
+    namedStage('deprecation', DEPRECATION_HANDOFF, createDeprecationStage({ deprecations: deps.deprecations ?? DEPRECATIONS, publicBaseUrl })),
+    namedStage('erasure', ERASURE_HANDOFF, createErasureStage({ revokedGrant: deps.revokedGrant, forgetKey: deps.resolveKey.forget })),
+    namedStage('forward', FORWARD_HANDOFF, createForwardStage({ sign: deps.sign, publicBaseUrl, proxies, body })),
   ];
 }
 

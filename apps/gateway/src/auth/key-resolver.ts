@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, IdentityClient, Principal } from '@msa/contracts';
 import { LRUCache } from 'lru-cache';
-import { isIdentityUnavailable } from '../stages/authenticate.js';
+import { isIdentityUnavailable } from './identity-unavailable.js';
 
 export interface KeyResolverOptions {
   identity: IdentityClient;

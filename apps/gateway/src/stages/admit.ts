@@ -8,8 +8,11 @@
 import type { Metrics } from '@msa/service-kit';
 import { rateLimitedError, setRateLimitHeaders, type WindowLimiter } from '@msa/service-kit/limits';
 import { credentialsRequired, insufficientScope } from '../auth/challenges.js';
-import type { Bucket, Exchange, Stage } from './exchange.js';
+import type { Bucket, Handoff, Stage, View } from './exchange.js';
 import type { FailOpen } from './fail-open.js';
+
+/** What admit reads of the exchange and writes for the stages after it. */
+export const ADMIT_HANDOFF = { reads: ['route', 'resource', 'principal', 'refusal', 'bucket', 'cost'], writes: [] } as const satisfies Handoff;
 
 export interface AdmitOptions {
   limiters: { principal: WindowLimiter; anonymous: WindowLimiter };
@@ -17,7 +20,7 @@ export interface AdmitOptions {
   rejections: ReturnType<Metrics['counter']>;
 }
 
-export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOptions): Stage {
+export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOptions): Stage<View<typeof ADMIT_HANDOFF>> {
   const perPrincipal: Bucket = {
     limiter: limiters.principal,
     refusal: () => ({ message: `More than ${limiters.principal.points} requests in a minute with these credentials.` }),
@@ -30,7 +33,7 @@ export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOption
     }),
   };
 
-  async function count(x: Exchange, bucket: Bucket, key: string): Promise<void> {
+  async function count(x: View<typeof ADMIT_HANDOFF>, bucket: Bucket, key: string): Promise<void> {
     const { cost } = x;
     const result = await failOpen(x.req, () => bucket.limiter.consume(key, cost));
     if (!result) return;
@@ -48,8 +51,8 @@ export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOption
     const needsCredentials = route.auth === 'required' && !principal;
     if (principal) await count(x, x.bucket ?? perPrincipal, `p:${principal.id}`);
     // A request about to be refused counts as an anonymous one, whatever bucket it asked for.
-    else await count(x, x.refusal !== undefined || needsCredentials ? perAddress : (x.bucket ?? perAddress), `ip:${x.addressKey}`);
-    if (x.refusal !== undefined) throw x.refusal;
+    else await count(x, x.refusal !== null || needsCredentials ? perAddress : (x.bucket ?? perAddress), `ip:${x.addressKey}`);
+    if (x.refusal) throw x.refusal;
     if (needsCredentials) throw credentialsRequired(x.resource, 'This operation needs credentials. Create free ones with POST /v1/keys.');
     if (route.scope && principal && !principal.scopes.includes(route.scope)) throw insufficientScope(x.resource, route.scope, route.operation);
     return next(x);

@@ -4,14 +4,18 @@
 // (CredentialRefused, which the failed-auth budget counts); what this stage
 // cannot settle (identity away, no credentials where they are needed) is left
 // for admit to answer once the request is counted.
-import { ServiceCallError, type CallContext } from '@msa/contracts';
-import { serviceUnavailableError, type AppError, type Logger } from '@msa/service-kit';
+import type { CallContext } from '@msa/contracts';
+import { AppError, appError, serviceUnavailableError, type Logger } from '@msa/service-kit';
 import { throttledLog } from '@msa/service-kit/redis';
 import { CredentialRefused } from '../auth/challenges.js';
+import { isIdentityUnavailable } from '../auth/identity-unavailable.js';
 import { extractCredential, type Credential } from '../auth/credentials.js';
 import type { KeyResolver } from '../auth/key-resolver.js';
 import { InvalidTokenError, type TokenVerifier } from '../auth/token-verifier.js';
-import type { Exchange, Stage } from './exchange.js';
+import type { Handoff, Stage, View } from './exchange.js';
+
+/** What authenticate reads of the exchange and writes for the stages after it. */
+export const AUTHENTICATE_HANDOFF = { reads: ['route', 'resource', 'mayAskIdentity'], writes: ['principal', 'refusal'] } as const satisfies Handoff;
 
 export interface AuthenticateOptions {
   resolveKey: KeyResolver;
@@ -19,22 +23,22 @@ export interface AuthenticateOptions {
   logger: Logger;
 }
 
-/** Identity gave no usable answer (down, too slow, or failing itself): worth a retry, not a 500. */
-export function isIdentityUnavailable(err: unknown): boolean {
-  if (err instanceof ServiceCallError) return err.status >= 500;
-  // fetch reports a refused or reset connection as a TypeError, its deadline as a TimeoutError.
-  return err instanceof TypeError || (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'));
-}
-
-export function createAuthenticateStage({ resolveKey, verifyToken, logger }: AuthenticateOptions): Stage {
+export function createAuthenticateStage({ resolveKey, verifyToken, logger }: AuthenticateOptions): Stage<View<typeof AUTHENTICATE_HANDOFF>> {
   const identityWarning = throttledLog(logger, 'warn', 'credentials cannot be checked: identity unavailable');
   function identityUnavailable(err: unknown): AppError {
     identityWarning({ err });
     return serviceUnavailableError('Credentials cannot be checked right now; retry after the seconds in Retry-After.');
   }
 
+  /** Any other failure answers as the error handler answers an unhandled one: logged, 500. */
+  function unexpected(x: View<typeof AUTHENTICATE_HANDOFF>, err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    x.req.log.error({ err }, 'unhandled error');
+    return appError('internal_error', 'Something went wrong on our side.');
+  }
+
   /** Asks identity (or the key cache past the failed-auth budget) about a credential the gateway does not know yet. */
-  async function lookUp(x: Exchange, credential: Exclude<Credential, { kind: 'malformed' }>): Promise<void> {
+  async function lookUp(x: View<typeof AUTHENTICATE_HANDOFF>, credential: Exclude<Credential, { kind: 'malformed' }>): Promise<void> {
     const ask = await x.mayAskIdentity();
     try {
       if (credential.kind === 'api_key') {
@@ -46,7 +50,7 @@ export function createAuthenticateStage({ resolveKey, verifyToken, logger }: Aut
     } catch (err) {
       if (err instanceof InvalidTokenError) throw new CredentialRefused(x.resource, err.message);
       // A token fails otherwise only when the JWKS cannot be fetched.
-      x.refusal = credential.kind === 'token' || isIdentityUnavailable(err) ? identityUnavailable(err) : err;
+      x.refusal = credential.kind === 'token' || isIdentityUnavailable(err) ? identityUnavailable(err) : unexpected(x, err);
       return;
     }
     if (!x.principal) throw new CredentialRefused(x.resource, 'The API key is unknown.');

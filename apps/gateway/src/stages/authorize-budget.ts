@@ -9,7 +9,10 @@
 // queue behind them. A slot is given back when the answer finishes or the
 // connection closes, whichever comes first.
 import { appError, type Metrics } from '@msa/service-kit';
-import type { Exchange, Stage } from './exchange.js';
+import type { Handoff, Next, Stage, View } from './exchange.js';
+
+/** What authorize-budget reads of the exchange and writes for the stages after it. */
+export const AUTHORIZE_BUDGET_HANDOFF = { reads: ['route'], writes: [] } as const satisfies Handoff;
 
 export interface AuthorizeBudgetOptions {
   /** Requests to the authorization pages in flight at once. */
@@ -20,7 +23,7 @@ export interface AuthorizeBudgetOptions {
 /** The budget and its pool's size unless configured otherwise (AUTHORIZE_IN_FLIGHT). */
 export const DEFAULT_AUTHORIZE_IN_FLIGHT = 32;
 
-export interface AuthorizeBudgetStage extends Stage {
+export interface AuthorizeBudgetStage extends Stage<View<typeof AUTHORIZE_BUDGET_HANDOFF>> {
   /** Requests in flight under the budget, for tests. */
   inFlight(): number;
 }
@@ -28,7 +31,7 @@ export interface AuthorizeBudgetStage extends Stage {
 export function createAuthorizeBudgetStage({ limit, rejections }: AuthorizeBudgetOptions): AuthorizeBudgetStage {
   let open = 0;
 
-  const stage = (x: Exchange, next: (x: Exchange) => void | Promise<void>) => {
+  const stage = (x: View<typeof AUTHORIZE_BUDGET_HANDOFF>, next: Next<View<typeof AUTHORIZE_BUDGET_HANDOFF>>) => {
     if (x.route.pool !== 'authorize') return next(x);
     if (open >= limit) {
       rejections.inc({ policy: 'authorize-in-flight' });

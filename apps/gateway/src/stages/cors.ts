@@ -7,7 +7,7 @@
 // here, before credentials are read or anything is counted, so it is never a
 // 401 nor a failed authentication. The consent pages and the portal's form
 // carry no CORS headers: they stay same-origin.
-import type { Stage } from './exchange.js';
+import type { Handoff, Stage, View } from './exchange.js';
 
 /** The paths (without `/sandbox`) browsers may call from any origin, and the methods each takes. */
 const CORS_PATHS: ReadonlyMap<string, string> = new Map([
@@ -22,6 +22,9 @@ const CORS_PATHS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Request headers a browser client may send. `*` does not cover Authorization, so it is named. */
+/** What cors reads of the exchange and writes for the stages after it. */
+export const CORS_HANDOFF = { reads: ['path'], writes: [] } as const satisfies Handoff;
+
 export const CORS_ALLOWED_HEADERS = [
   'Authorization',
   'Content-Type',
@@ -67,7 +70,7 @@ export function isCorsPath(path: string): boolean {
   return CORS_PATHS.has(path);
 }
 
-export function createCorsStage(): Stage {
+export function createCorsStage(): Stage<View<typeof CORS_HANDOFF>> {
   return (x, next) => {
     const methods = CORS_PATHS.get(x.path);
     if (methods === undefined) return next(x);

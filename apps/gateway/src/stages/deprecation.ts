@@ -2,9 +2,12 @@
 // operations the contracts list as deprecated (spec §9, RFC 8594).
 import type { Deprecation } from '@msa/contracts';
 import { createDeprecationLookup } from '../domain/deprecation.js';
-import type { Stage } from './exchange.js';
+import type { Handoff, Stage, View } from './exchange.js';
 
-export function createDeprecationStage({ deprecations, publicBaseUrl }: { deprecations: readonly Deprecation[]; publicBaseUrl: string }): Stage {
+/** What deprecation reads of the exchange and writes for the stages after it. */
+export const DEPRECATION_HANDOFF = { reads: ['path'], writes: [] } as const satisfies Handoff;
+
+export function createDeprecationStage({ deprecations, publicBaseUrl }: { deprecations: readonly Deprecation[]; publicBaseUrl: string }): Stage<View<typeof DEPRECATION_HANDOFF>> {
   const lookup = createDeprecationLookup(deprecations, publicBaseUrl);
   return (x, next) => {
     const headers = lookup(x.req.method === 'HEAD' ? 'GET' : x.req.method, x.path);

@@ -4,11 +4,14 @@
 // instead of when its remembered answer expires (a grant's status up to
 // 5 s, a key up to KEY_CACHE_TTL_MS): it gets 401 at once here.
 import { extractCredential } from '../auth/credentials.js';
-import type { Stage } from './exchange.js';
+import type { Handoff, Stage, View } from './exchange.js';
 
 const ERASURE = 'erasePersonalData';
 
 /** The `grant` claim of a bearer token authenticate has verified; only that claim is read. */
+/** What erasure reads of the exchange and writes for the stages after it. */
+export const ERASURE_HANDOFF = { reads: ['route', 'principal'], writes: [] } as const satisfies Handoff;
+
 export function grantOfBearer(authorization: string | undefined): string | undefined {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   const payload = token?.split('.')[1];
@@ -26,7 +29,7 @@ export interface ErasureOptions {
   forgetKey?: ((apiKey: string) => void) | undefined;
 }
 
-export function createErasureStage({ revokedGrant, forgetKey }: ErasureOptions): Stage {
+export function createErasureStage({ revokedGrant, forgetKey }: ErasureOptions): Stage<View<typeof ERASURE_HANDOFF>> {
   return (x, next) => {
     if (x.route.operation !== ERASURE || !x.principal) return next(x);
     // Read before forward takes the credentials off the request.

@@ -5,7 +5,7 @@
 // went (the failed-auth budget) awaits `next(x)` inside a try.
 import { isIP } from 'node:net';
 import type { Principal } from '@msa/contracts';
-import { limitKeyOfAddress } from '@msa/service-kit';
+import { limitKeyOfAddress, type AppError } from '@msa/service-kit';
 import type { WindowLimiter } from '@msa/service-kit/limits';
 import type { NextFunction, Request, Response } from 'express';
 import type { ProtectedResource } from '../domain/protected-resource.js';
@@ -17,7 +17,8 @@ export interface Bucket {
   refusal(principal: Principal | null): { message: string; hint?: string };
 }
 
-export interface Exchange {
+/** What the exchange holds from the start: the request, its answer and who sent it (createExchange). */
+export interface Received {
   readonly req: Request;
   readonly res: Response;
   /** Hands the request to the next express handler (the documents router, or the error handler with an error). */
@@ -26,30 +27,75 @@ export interface Exchange {
   readonly ip: string;
   /** What the per-address limits count the client under: IPv4 by address, IPv6 by prefix (limitKeyOfAddress). */
   readonly addressKey: string;
-  /** The path without `/sandbox` (resolve). */
+}
+
+/** Written by resolve. */
+export interface Resolved {
+  /** The path without `/sandbox`. */
   path: string;
-  /** The client addressed the sandbox: `/sandbox/…` or a path-insertion form (resolve). */
+  /** The client addressed the sandbox: `/sandbox/…` or a path-insertion form. */
   sandboxPath: boolean;
-  /** The route, or one that reads credentials when given for a request no route matches (resolve). */
+  /** The route, or one that reads credentials when given for a request no route matches. */
   route: RouteDef;
-  /** Why no route matched; answered once the request is counted (resolve, unrouted). */
+  /** Why no route matched; answered once the request is counted (unrouted). */
   miss: Exclude<Resolution, { kind: 'route' }> | null;
-  /** The protected resource addressed: its metadata document and the token audiences that fit (resolve). */
+  /** The protected resource addressed: its metadata document and the token audiences that fit. */
   resource: ProtectedResource;
-  /** Counts the request instead of the caller's minute (the MCP handshake rule). */
-  bucket: Bucket | null;
-  /** Units of the per-minute limit the request uses: one, or one per message of an MCP batch (mcp-handshake). */
-  cost: number;
-  /** Who calls; null without credentials (authenticate). */
-  principal: Principal | null;
-  /** A refusal decided before the request was counted; admit answers it once counted (authenticate). */
-  refusal: unknown;
+}
+
+/** Written by the failed-auth budget. */
+export interface AuthBudget {
   /** Whether identity may be asked about these credentials (the failed-auth budget says no past its limit). */
   mayAskIdentity(): boolean | Promise<boolean>;
 }
 
-export type Next = (x: Exchange) => void | Promise<void>;
-export type Stage = (x: Exchange, next: Next) => void | Promise<void>;
+/** Written by authenticate. */
+export interface Authenticated {
+  /** Who calls; null without credentials. */
+  principal: Principal | null;
+  /** A refusal decided before the request was counted (identity could not answer); admit throws it once counted. */
+  refusal: AppError | null;
+}
+
+/** Written by mcp-handshake. */
+export interface Charge {
+  /** Counts the request instead of the caller's minute (the MCP handshake rule). */
+  bucket: Bucket | null;
+  /** Units of the per-minute limit the request uses: one, or one per message of an MCP batch. */
+  cost: number;
+}
+
+/** Everything the stages share about one request: one object, written part by part as the stages hand on. */
+export interface Exchange extends Received, Resolved, AuthBudget, Authenticated, Charge {}
+
+/** A field a stage writes for the later ones (the Received ones are there from the start). */
+export type Field = Exclude<keyof Exchange, keyof Received>;
+
+/** What a stage reads of the exchange beyond Received, and what it writes. */
+export interface Handoff {
+  readonly reads: readonly Field[];
+  readonly writes: readonly Field[];
+}
+
+/** The exchange as one stage sees it: Received, what it reads (read-only) and what it writes. */
+export type View<H extends Handoff> = Received & Readonly<Pick<Exchange, H['reads'][number]>> & Pick<Exchange, H['writes'][number]>;
+
+// A method's parameter is checked both ways: a `next` written for the whole exchange (a test's) fits a stage's view.
+export type Next<X = Exchange> = { hand(x: X): void | Promise<void> }['hand'];
+export type Stage<X = Exchange> = (x: X, next: Next<X>) => void | Promise<void>;
+
+/** A stage as the pipeline runs it: its name and its hand-off beside the function. */
+export interface NamedStage {
+  readonly name: string;
+  readonly handoff: Handoff;
+  readonly run: Stage;
+}
+
+/** Names a stage and declares its hand-off; the stage's code is typed by it, so it cannot touch another field. */
+export function namedStage<H extends Handoff>(name: string, handoff: H, run: Stage<View<H>>): NamedStage {
+  // The pipeline hands every stage the whole exchange, and `next` gets the same object back: a view of it is safe.
+  return { name, handoff, run: run as unknown as Stage };
+}
 
 /** How a request that matches no route is authenticated: credentials used when given. */
 export const UNROUTED: RouteDef = { operation: 'unrouted', method: '*', path: '*', target: 'docs', auth: 'open' };
@@ -82,17 +128,18 @@ export function createExchange(req: Request, res: Response, next: NextFunction, 
     bucket: null,
     cost: 1,
     principal: null,
-    refusal: undefined,
+    refusal: null,
     mayAskIdentity: askAlways,
   };
 }
 
 /** Runs `stages` in order, each handing on to the next; the chain is built once. */
-export function pipeline(stages: readonly Stage[]): (x: Exchange) => Promise<void> {
+export function pipeline(stages: readonly (Stage | NamedStage)[]): (x: Exchange) => Promise<void> {
   let run: Next = () => undefined;
   for (const stage of [...stages].reverse()) {
     const after = run;
-    run = (x) => stage(x, after);
+    const step = typeof stage === 'function' ? stage : stage.run;
+    run = (x) => step(x, after);
   }
   // async, so a stage that throws before its first await rejects instead.
   return async (x) => run(x);

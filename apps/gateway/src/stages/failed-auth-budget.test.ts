@@ -59,7 +59,7 @@ describe('failed-auth budget stage', () => {
     const x = withKey();
     let asked: boolean | undefined;
 
-    const refusal = stage(x, async (y) => {
+    const refusal = stage(x, async (y: Exchange) => {
       asked = await y.mayAskIdentity();
       refuse(y);
     });

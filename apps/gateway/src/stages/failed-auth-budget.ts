@@ -7,8 +7,11 @@
 import type { Metrics } from '@msa/service-kit';
 import { rateLimitedError, setRateLimitHeaders, type ConsumeResult, type FailureLimiter } from '@msa/service-kit/limits';
 import { CredentialRefused } from '../auth/challenges.js';
-import type { Exchange, Next, Stage } from './exchange.js';
+import type { Handoff, Next, Stage, View } from './exchange.js';
 import type { FailOpen } from './fail-open.js';
+
+/** What failed-auth-budget reads of the exchange and writes for the stages after it. */
+export const FAILED_AUTH_BUDGET_HANDOFF = { reads: ['route'], writes: ['mayAskIdentity'] } as const satisfies Handoff;
 
 export interface FailedAuthBudgetOptions {
   limiter: FailureLimiter;
@@ -22,8 +25,8 @@ export interface FailedAuthBudgetOptions {
  * counted (401 showing the budget counting down) or, past the budget, turned
  * into 429. Credentials settled without identity never read the budget.
  */
-export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: FailedAuthBudgetOptions): Stage {
-  async function guard(x: Exchange, next: Next): Promise<void> {
+export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: FailedAuthBudgetOptions): Stage<View<typeof FAILED_AUTH_BUDGET_HANDOFF>> {
+  async function guard(x: View<typeof FAILED_AUTH_BUDGET_HANDOFF>, next: Next<View<typeof FAILED_AUTH_BUDGET_HANDOFF>>): Promise<void> {
     const address = `ip:${x.addressKey}`;
     let budget: Promise<ConsumeResult | undefined> | undefined;
     const readBudget = () => (budget ??= failOpen(x.req, () => limiter.check(address)));

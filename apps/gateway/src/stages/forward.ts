@@ -11,7 +11,10 @@ import { INTERNAL_AUTH_HEADER, INTERNAL_HEADERS, type InternalSigner } from '@ms
 import type { RequestHandler } from 'express';
 import type { PoolName, UpstreamName } from '../domain/route-table.js';
 import { awaitsBody, receiveBody, type ReceiveOptions } from '../routes/peek-body.js';
-import type { Stage } from './exchange.js';
+import type { Handoff, Stage, View } from './exchange.js';
+
+/** What forward reads of the exchange and writes for the stages after it. */
+export const FORWARD_HANDOFF = { reads: ['path', 'sandboxPath', 'route', 'principal'], writes: [] } as const satisfies Handoff;
 
 export interface ForwardOptions {
   sign: InternalSigner;
@@ -22,7 +25,7 @@ export interface ForwardOptions {
   body: ReceiveOptions;
 }
 
-export function createForwardStage({ sign, publicBaseUrl, proxies, body }: ForwardOptions): Stage {
+export function createForwardStage({ sign, publicBaseUrl, proxies, body }: ForwardOptions): Stage<View<typeof FORWARD_HANDOFF>> {
   const publicHost = new URL(publicBaseUrl).host;
   return (x) => {
     const { req, res, route, principal } = x;

@@ -8,7 +8,10 @@
 // given back when the answer finishes or the connection closes, whichever
 // comes first. Counted in this process: each gateway replica allows the cap.
 import { appError, type Metrics } from '@msa/service-kit';
-import type { Exchange, Stage } from './exchange.js';
+import type { Handoff, Next, Stage, View } from './exchange.js';
+
+/** What in-flight reads of the exchange and writes for the stages after it. */
+export const IN_FLIGHT_HANDOFF = { reads: ['principal', 'refusal'], writes: [] } as const satisfies Handoff;
 
 export interface InFlightOptions {
   /** Requests one principal may have open at once. */
@@ -24,7 +27,7 @@ export const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
 /** The policy name in metrics. */
 const IN_FLIGHT_POLICY = 'in-flight';
 
-export interface InFlightStage extends Stage {
+export interface InFlightStage extends Stage<View<typeof IN_FLIGHT_HANDOFF>> {
   /** Requests open under a caller's key (`p:<id>` or `ip:<address key>`), for tests. */
   openFor(key: string): number;
 }
@@ -51,9 +54,9 @@ export function createInFlightStage({ perPrincipal, perAddress, rejections }: In
   }
 
   const stage: InFlightStage = Object.assign(
-    (x: Exchange, next: (x: Exchange) => void | Promise<void>) => {
+    (x: View<typeof IN_FLIGHT_HANDOFF>, next: Next<View<typeof IN_FLIGHT_HANDOFF>>) => {
       // A request whose credentials could not be checked counts as anonymous, as in admit.
-      const principal = x.refusal === undefined ? x.principal : null;
+      const principal = x.refusal === null ? x.principal : null;
       const key = principal ? `p:${principal.id}` : `ip:${x.addressKey}`;
       const limit = principal ? perPrincipal : perAddress;
       const count = open.get(key) ?? 0;

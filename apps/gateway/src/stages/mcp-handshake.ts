@@ -13,7 +13,10 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { WindowLimiter } from '@msa/service-kit/limits';
 import { isMcpHandshake, messageCount } from '../domain/mcp-handshake.js';
 import { receiveBody, type ReceiveOptions } from '../routes/peek-body.js';
-import type { Bucket, Stage } from './exchange.js';
+import type { Bucket, Handoff, Stage, View } from './exchange.js';
+
+/** What mcp-handshake reads of the exchange and writes for the stages after it. */
+export const MCP_HANDSHAKE_HANDOFF = { reads: ['route'], writes: ['bucket', 'cost'] } as const satisfies Handoff;
 
 export interface McpHandshakeOptions {
   /** Without one, handshakes count as ordinary requests. */
@@ -41,7 +44,7 @@ function parseBody(bytes: Buffer, encoding: string | undefined, maxBytes: number
   }
 }
 
-export function createMcpHandshakeStage({ limiter, body }: McpHandshakeOptions): Stage {
+export function createMcpHandshakeStage({ limiter, body }: McpHandshakeOptions): Stage<View<typeof MCP_HANDSHAKE_HANDOFF>> {
   const handshakes: Bucket | null = limiter
     ? {
         limiter,

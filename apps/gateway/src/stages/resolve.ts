@@ -6,14 +6,17 @@
 import { protectedResourceFor, type ProtectedResource } from '../domain/protected-resource.js';
 import { createRouteResolver, type RouteDef } from '../domain/route-table.js';
 import { splitSandbox } from '../domain/sandbox-path.js';
-import { UNROUTED, type Stage } from './exchange.js';
+import { UNROUTED, type Handoff, type Stage, type View } from './exchange.js';
+
+/** What resolve reads of the exchange and writes for the stages after it. */
+export const RESOLVE_HANDOFF = { reads: [], writes: ['path', 'sandboxPath', 'route', 'miss', 'resource'] } as const satisfies Handoff;
 
 export interface ResolveOptions {
   routes: readonly RouteDef[];
   publicBaseUrl: string;
 }
 
-export function createResolveStage({ routes, publicBaseUrl }: ResolveOptions): Stage {
+export function createResolveStage({ routes, publicBaseUrl }: ResolveOptions): Stage<View<typeof RESOLVE_HANDOFF>> {
   const resolveRoute = createRouteResolver(routes);
   // Four resources in all (REST or MCP, live or sandbox), made once.
   const resources: Record<string, ProtectedResource> = {};

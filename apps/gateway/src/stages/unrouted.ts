@@ -2,9 +2,12 @@
 // admit has counted it: 404 for an unknown path, 405 with `Allow` for a
 // method the path does not take, and 204 with `Allow` for OPTIONS there.
 import { appError } from '@msa/service-kit';
-import type { Stage } from './exchange.js';
+import type { Handoff, Stage, View } from './exchange.js';
 
-export function createUnroutedStage(): Stage {
+/** What unrouted reads of the exchange and writes for the stages after it. */
+export const UNROUTED_HANDOFF = { reads: ['path', 'miss'], writes: [] } as const satisfies Handoff;
+
+export function createUnroutedStage(): Stage<View<typeof UNROUTED_HANDOFF>> {
   return (x, next) => {
     const { miss, req, res } = x;
     if (!miss) return next(x);
