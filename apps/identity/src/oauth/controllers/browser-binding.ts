@@ -1,6 +1,7 @@
 // The consent page is bound to the browser that opened it: a cookie set at
 // /oauth/authorize whose digest the interaction keeps.
 import { LIMITS } from '@msa/contracts';
+import { parse as parseCookies } from 'cookie';
 import type { Request, Response } from 'express';
 import { randomBase62 } from '../../domain/credentials.js';
 
@@ -14,11 +15,7 @@ export function createBrowserBinding(publicBaseUrl: string) {
   const name = secure ? COOKIE_SECURE : COOKIE_PLAIN;
 
   function read(req: Request): string | undefined {
-    for (const part of (req.headers.cookie ?? '').split(';')) {
-      const eq = part.indexOf('=');
-      if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-    }
-    return undefined;
+    return parseCookies(req.headers.cookie ?? '')[name];
   }
 
   return {
