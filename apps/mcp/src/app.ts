@@ -47,7 +47,7 @@ export function createMcpApp(deps: AppDeps): McpApp {
     envelope: createEnvelopeFactory(root),
     ...(toolCalls ? { toolCalls } : {}),
   };
-  const dispatcher = createMcpDispatcher((ctx: CallContext) => buildMcpServer(mcpDeps, ctx), {
+  const dispatcher = createMcpDispatcher((ctx: CallContext, offer) => buildMcpServer(mcpDeps, ctx, offer), {
     onerror: (err) => logger.debug({ err }, 'mcp protocol error'),
   });
 

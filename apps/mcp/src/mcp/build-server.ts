@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { McpDeps } from './deps.js';
 import { registerResources } from './resources.js';
 import { registerTools } from './tools.js';
+import { registerViews } from './views.js';
 
 /** Who the endpoint says it is: the same facts its server card and registry entry give. */
 export const SERVER_INFO = MCP_SERVER_INFO;
@@ -27,8 +28,14 @@ function instructions(deps: McpDeps, ctx: CallContext): string {
   ].join(' ');
 }
 
+/** What a server offers beyond the core protocol, decided per message. */
+export interface ServerOffer {
+  /** MCP Apps: the tools' `_meta.ui` and the `ui://` views (ui-extension.ts). */
+  views: boolean;
+}
+
 /** A fresh server for one request, bound to the caller's context (principal, sandbox, request id). */
-export function buildMcpServer(deps: McpDeps, ctx: CallContext): McpServer {
+export function buildMcpServer(deps: McpDeps, ctx: CallContext, offer: ServerOffer = { views: false }): McpServer {
   const server = new McpServer(
     { ...SERVER_INFO, websiteUrl: `${deps.urls.root}/developers` },
     {
@@ -38,7 +45,8 @@ export function buildMcpServer(deps: McpDeps, ctx: CallContext): McpServer {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     },
   );
-  registerTools(server, deps, ctx);
+  registerTools(server, deps, ctx, offer.views);
   registerResources(server, deps, ctx);
+  if (offer.views) registerViews(server);
   return server;
 }

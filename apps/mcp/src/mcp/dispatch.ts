@@ -9,6 +9,8 @@
 // with an array (the SDK answers a one-request batch with a bare object and
 // refuses an initialize inside a batch).
 import type { CallContext } from '@msa/contracts';
+import type { ServerOffer } from './build-server.js';
+import { messageOffersViews } from './ui-extension.js';
 import {
   WebStandardStreamableHTTPServerTransport,
   classifyInboundRequest,
@@ -24,6 +26,8 @@ export interface McpHeaders {
   name?: string;
   /** `Mcp-Param-*` headers by lower-case name: tool arguments a 2026-07-28 client mirrored (`x-mcp-header`). */
   params?: Record<string, string>;
+  /** `Mcp-Session-Id`: this server keeps no sessions, but the id may say the host renders views (ui-extension.ts). */
+  sessionId?: string;
 }
 
 export interface DispatchResult {
@@ -78,18 +82,18 @@ async function toResult(response: Response): Promise<DispatchResult> {
 }
 
 export function createMcpDispatcher(
-  factory: (ctx: CallContext) => McpServer,
+  factory: (ctx: CallContext, offer: ServerOffer) => McpServer,
   { onerror }: { onerror?: (err: Error) => void } = {},
 ): McpDispatcher {
   // createMcpHandler builds its per-request server from the Request it was
   // given; the caller's context travels with that Request object.
-  const contexts = new WeakMap<Request, CallContext>();
+  const contexts = new WeakMap<Request, { ctx: CallContext; offer: ServerOffer }>();
   const modern = withoutJsonModeNotice(() =>
     createMcpHandler(
       ({ requestInfo }) => {
-        const ctx = requestInfo ? contexts.get(requestInfo) : undefined;
-        if (!ctx) throw new Error('No call context for this MCP request');
-        return factory(ctx);
+        const bound = requestInfo ? contexts.get(requestInfo) : undefined;
+        if (!bound) throw new Error('No call context for this MCP request');
+        return factory(bound.ctx, bound.offer);
       },
       { legacy: 'reject', responseMode: 'json', onerror },
     ),
@@ -112,8 +116,9 @@ export function createMcpDispatcher(
       body: JSON.stringify(message),
       signal,
     });
+    const offer: ServerOffer = { views: messageOffersViews(message, headers.sessionId) };
     if (await isLegacyRequest(request, message)) {
-      const server = factory(ctx);
+      const server = factory(ctx, offer);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       if (onerror) transport.onerror = onerror;
       try {
@@ -123,7 +128,7 @@ export function createMcpDispatcher(
         await Promise.allSettled([transport.close(), server.close()]);
       }
     }
-    contexts.set(request, ctx);
+    contexts.set(request, { ctx, offer });
     return toResult(await modern.fetch(request, { parsedBody: message }));
   }
 
@@ -135,7 +140,10 @@ export function createMcpDispatcher(
       return { status: 400, body: rpcError(-32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`), headers: {} };
     }
     // Mcp-Method, Mcp-Name and Mcp-Param-* describe one message; in a batch they describe none.
-    const elementHeaders: McpHeaders = headers.protocolVersion ? { protocolVersion: headers.protocolVersion } : {};
+    const elementHeaders: McpHeaders = {
+      ...(headers.protocolVersion ? { protocolVersion: headers.protocolVersion } : {}),
+      ...(headers.sessionId ? { sessionId: headers.sessionId } : {}),
+    };
     const answers = await Promise.all(
       messages.map(async (message) => {
         const outcome = classifyInboundRequest({ httpMethod: 'POST', body: message, ...(headers.protocolVersion ? { protocolVersionHeader: headers.protocolVersion } : {}) });

@@ -21,6 +21,7 @@ import { DEFAULT_TOOL_DEADLINE_MS, type McpDeps } from './deps.js';
 import { mcpParamHeaderName, mcpParamValue } from './param-headers.js';
 import { TOOL_DESCRIPTIONS } from './tool-descriptions.js';
 import { advertisedInput, advertisedOutput } from './tool-schema.js';
+import { toolViewMeta } from './views.js';
 import { asEnvelope, envelopeOfFailure, toolFailure, toolSuccess, type EnvelopeFactory } from './tool-result.js';
 
 type Service = 'catalog' | 'shops' | 'requests';
@@ -107,7 +108,8 @@ function createHandlers(deps: McpDeps, ctx: CallContext): Record<McpToolName, To
   };
 }
 
-export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext): void {
+/** `views`: the caller's host renders MCP Apps views, so tools that have one name it. */
+export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext, views = false): void {
   const handlers = createHandlers(deps, ctx);
 
   const deadlineMs = deps.toolDeadlineMs ?? DEFAULT_TOOL_DEADLINE_MS;
@@ -149,6 +151,7 @@ export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext
   }
 
   for (const tool of MCP_TOOLS) {
+    const meta = views ? toolViewMeta(tool.name) : undefined;
     server.registerTool(
       tool.name,
       {
@@ -157,6 +160,7 @@ export function registerTools(server: McpServer, deps: McpDeps, ctx: CallContext
         inputSchema: advertisedInput(tool.args),
         outputSchema: advertisedOutput(z.union([tool.output, ErrorEnvelope])),
         annotations: annotationsOf(tool),
+        ...(meta ? { _meta: meta } : {}),
       },
       (args: unknown, extra: ServerContext) => run(tool.name, handlers[tool.name], args, extra),
     );

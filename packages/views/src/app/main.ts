@@ -126,13 +126,15 @@ async function onRequest(form: HTMLFormElement): Promise<void> {
 
 function wire(): void {
   app.addEventListener('click', (e) => {
-    const target = (e.target as Element).closest<HTMLElement>('[data-action]');
-    if (target && target.tagName === 'BUTTON' && target.getAttribute('type') !== 'submit') onClick(target);
-  });
-  app.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const form = e.target as HTMLFormElement;
-    void (form.dataset.form === 'quote' ? onQuote(form) : onRequest(form));
+    const target = (e.target as Element).closest<HTMLElement>('button[data-action]');
+    if (!target) return;
+    const form = target.closest('form');
+    const action = target.dataset.action;
+    if (action === 'submit-quote' || action === 'submit-request') {
+      if (form && form.reportValidity()) void (action === 'submit-quote' ? onQuote(form) : onRequest(form));
+      return;
+    }
+    onClick(target);
   });
   bridge.onRequest('ui/resource-teardown', () => ({}));
   bridge.onRequest('ping', () => ({}));

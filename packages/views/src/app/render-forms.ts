@@ -1,5 +1,6 @@
 // The two forms a person fills in: a quote for one product, and the shop
-// request. Plain labelled fields, prefilled with what the view knows.
+// request. Plain labelled fields, prefilled with what the view knows. The
+// buttons are not submit buttons: a host's sandbox may refuse form submission.
 import type { OrganizationType } from '@msa/contracts';
 import { esc, type Format } from './format.js';
 
@@ -31,7 +32,7 @@ export function quoteForm(handle: string, type: OrganizationType, f: Format): st
     `<form class="inline-form" data-form="quote" data-handle="${esc(handle)}">` +
     field('q-type', f.t.orgType, typeSelect('q-type', type, f)) +
     field('q-quantity', f.t.quantity, '<input id="q-quantity" name="q-quantity" type="number" min="1" max="10000" value="25" required>') +
-    `<div class="actions"><button type="submit" class="primary">${esc(f.t.calculate)}</button>` +
+    `<div class="actions"><button type="button" class="primary" data-action="submit-quote">${esc(f.t.calculate)}</button>` +
     `<button type="button" data-action="close-form">${esc(f.t.cancel)}</button></div></form>`
   );
 }
@@ -46,7 +47,7 @@ export function requestForm(draft: RequestDraft, f: Format, status: string): str
     text('r-contact', f.t.contactName, draft.contact_name, 'text', 'name') +
     text('r-email', f.t.email, draft.email, 'email', 'email') +
     text('r-shop', f.t.shopName, draft.shop_name) +
-    `<div class="actions"><button type="submit" class="primary">${esc(f.t.send)}</button>` +
+    `<div class="actions"><button type="button" class="primary" data-action="submit-request">${esc(f.t.send)}</button>` +
     `<button type="button" data-action="close-form">${esc(f.t.cancel)}</button></div>` +
     `${status ? `<p class="status" role="alert">${esc(status)}</p>` : ''}</form>`
   );
