@@ -200,4 +200,19 @@ describe('createConfirmationLimit', () => {
     expect(retried).toMatchObject({ decision: 'hold', requestsToday: { address: 4, domain: 4 } });
     expect(nextDay).toMatchObject({ decision: 'send', requestsToday: { address: 1, domain: 1 } });
   });
+
+  it('finds the decision of yesterday for a job added yesterday, and reads only today\'s keys for a job added today', async () => {
+    let now = Date.parse('2030-02-10T23:59:00Z');
+    const addedYesterday = now - 60_000;
+    const limit = createConfirmationLimit({ ...options(), keyPrefix: `${testRedis.prefix}added:`, now: () => now });
+    for (const id of ['req_a', 'req_b', 'req_c']) await limit.decide(id, 'added@victim.example', { addedAt: addedYesterday });
+    await limit.decide('req_d', 'added@victim.example', { addedAt: addedYesterday });
+
+    now = Date.parse('2030-02-11T00:01:00Z');
+    const retried = await limit.decide('req_d', 'added@victim.example', { addedAt: addedYesterday });
+    const addedToday = await limit.decide('req_e', 'added@victim.example', { addedAt: now - 30_000 });
+
+    expect(retried).toMatchObject({ decision: 'hold', first: false, requestsToday: { address: 4, domain: 4 } });
+    expect(addedToday).toMatchObject({ decision: 'send', first: true, requestsToday: { address: 1, domain: 1 } });
+  });
 });

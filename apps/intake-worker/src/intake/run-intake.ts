@@ -1,16 +1,9 @@
 /*
- * The job processor: delivers one live shop request in four steps, each
- * recorded in Redis when it finishes so a retry (or another worker taking
- * over a stalled job) resumes after the last finished step.
- *
- * The e-mails also record that they began (`<step>_pending`), in the write
- * before them: the record of the step before, or for the operator e-mail of
- * a request without logos (no logo step) the first read of the record. A
- * retry that finds an e-mail begun but not finished knows the previous
- * attempt may have sent it; an e-mail cannot be looked up, so it is sent
- * again with the same Message-ID and a warning in the log (the
- * at-least-once window, README). The list entry is written together with
- * its marker, which is also its step's record, so it is never written twice.
+ * The job processor: delivers one live shop request in four steps (logos,
+ * operator e-mail, confirmation, list entry), taking the writes of the
+ * delivery table (delivery-steps.ts) in its order, each checked against the
+ * table before it is made, so a retry (or another worker taking over a
+ * stalled job) resumes after the last finished step.
  *
  * Before the operator e-mail the confirmation limit decides whether the
  * confirmation may go out (the same answer on every attempt) and counts the
@@ -32,8 +25,9 @@ import { buildContactMail } from '../mail/contact-mail.js';
 import type { MailSettings } from '../mail/mail-settings.js';
 import { failedBeforeData, type Mailer } from '../mail/mailer.js';
 import { buildOperatorMail } from '../mail/operator-mail.js';
-import type { IntakeStore, Step, StoredLogo } from '../store/intake-store.js';
+import type { IntakeStore, Step, StepState, StoredLogo } from '../store/intake-store.js';
 import { collectLogos, logoUrlsOf } from './collect-logos.js';
+import { Delivery, deliveryStateOf, mayTake, take, type DeliveryState } from './delivery-steps.js';
 import { traceFields } from './trace-fields.js';
 
 export interface IntakeDeps {
@@ -53,92 +47,126 @@ export interface IntakeOutcome {
   list_entry: string;
 }
 
+/** One attempt at one request: what it read, and where the delivery stands now. */
+interface Attempt {
+  deps: IntakeDeps;
+  job: Job;
+  data: IntakeJob;
+  id: string;
+  log: JobLog;
+  /** The step record as this attempt found it. */
+  found: StepState;
+  at: DeliveryState;
+  timed: <T>(step: Step, work: () => Promise<T>) => Promise<T>;
+}
+
 export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutcome> {
-  const parsed = IntakeJob.safeParse(job.data);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).slice(0, 10);
-    throw new UnrecoverableError(`invalid intake payload: ${problems.join('; ')}`);
-  }
-  const data = parsed.data;
+  const data = parseJob(job);
   const id = data.request_id;
   const log = jobLogger(deps.logger, job, data);
-  const timed = <T>(step: Step, work: () => Promise<T>) => timeStep(deps.stepDuration, step, work);
-  const { store } = deps;
-
   const logoUrls = logoUrlsOf(data.body);
   // Without logos there is no logo step to mark the operator e-mail begun; the read does it.
-  const state = await store.begin(id, { markOperatorBegun: logoUrls.length === 0 });
-  const delivered = state.list ?? (state.contact_pending || state.contact ? await store.findListEntry(id) : null);
+  const found = await deps.store.begin(id, { markOperatorBegun: logoUrls.length === 0 });
+  const delivered = found.list ?? (found.contact_pending || found.contact ? await deps.store.findListEntry(id) : null);
   if (delivered) {
     // An earlier attempt may have failed waiting for the replicas to hold it.
-    await store.confirmListEntry(id);
+    await deps.store.confirmListEntry(id);
     log.info('already delivered');
     return { list_entry: delivered };
   }
+  const timed = <T>(step: Step, work: () => Promise<T>) => timeStep(deps.stepDuration, step, work);
+  const attempt: Attempt = { deps, job, data, id, log, found, at: deliveryStateOf(found), timed };
+  // The read marked the operator e-mail begun unless an earlier attempt had (or had sent it).
+  const markedByRead = logoUrls.length === 0 && attempt.at === Delivery.received;
+  if (markedByRead) attempt.at = take('beginOperator', attempt.at, id);
 
   let logos: StoredLogo[] | null = null;
-  let logoNotes = parseNotes(state.logos);
-  // Whether this attempt marked the operator e-mail begun (by the read, or by recording the logos).
-  let operatorMarked = logoUrls.length === 0 && !state.operator && !state.operator_pending;
-  if (!state.operator) {
-    if (state.logos) logos = await store.readLogos(id);
+  let logoNotes = parseNotes(found.logos);
+  const operatorSent = Boolean(found.operator);
+  if (!operatorSent) {
+    if (found.logos) logos = await deps.store.readLogos(id);
     if (!logos && logoUrls.length === 0) logos = [];
     if (!logos) {
       const fetched = await timed('logos', () => collectLogos(logoUrls, { ...deps.logos, log }));
       logoNotes = fetched.filter((l) => l.note).map((l) => `${l.url}: ${l.note}`);
+      attempt.at = take('recordLogos', attempt.at, id);
       // The step's value is the notes: the list entry needs them after the logos are gone.
-      await store.record(id, 'logos', { value: JSON.stringify(logoNotes), next: 'operator', logos: { set: fetched } });
+      await deps.store.record(id, 'logos', { value: JSON.stringify(logoNotes), next: 'operator', logos: { set: fetched } });
       logos = fetched;
-      operatorMarked = true;
     }
   }
-
-  // `marked`: this attempt already marked the step begun.
-  const sendOnce = async (step: 'operator' | 'contact', marked: boolean, send: () => Promise<void>) => {
-    const earlier = state[`${step}_pending`];
-    if (earlier) log.warn({ step }, 'an earlier attempt may have sent this e-mail; sending it again with the same Message-ID');
-    else if (!marked) await store.markPending(id, step);
-    try {
-      await timed(step, send);
-    } catch (err) {
-      if (!earlier && failedBeforeData(err)) await store.clearPending(id, step).catch(() => undefined);
-      throw err;
-    }
-  };
 
   // Records of earlier versions may show the confirmation sent; then nothing is left to decide.
-  let confirmation: ConfirmationDecision = 'send';
-  let requestsToday: RequestsToday | undefined;
-  if (!state.contact) {
-    const decided = await deps.confirmations.decide(id, data.body.organization.email);
-    confirmation = decided.decision;
-    requestsToday = decided.requestsToday;
-    if (confirmation === 'hold' && decided.first) deps.confirmationsHeld?.inc();
-  }
+  const { confirmation, requestsToday } = found.contact ? { confirmation: 'send' as const, requestsToday: undefined } : await decideConfirmation(attempt);
 
-  if (!state.operator) {
+  if (!operatorSent) {
     const message = buildOperatorMail(data, logos ?? [], deps.mail, { confirmation, requestsToday });
-    await sendOnce('operator', operatorMarked, () => deps.mailer.send('operator', id, message));
+    await sendOnce(attempt, 'operator', () => deps.mailer.send('operator', id, message));
+    attempt.at = take('recordOperator', attempt.at, id);
     // Stored logos go with this record; a request without them has none to delete.
-    await store.record(id, 'operator', { next: 'contact', logos: state.logos || logoUrls.length ? 'delete' : undefined });
+    await deps.store.record(id, 'operator', { next: 'contact', logos: found.logos || logoUrls.length ? 'delete' : undefined });
     log.info({ to: deps.mail.operatorEmail }, 'operator e-mail sent');
   }
 
-  // Records of earlier versions mark the confirmation sent; now the list entry's marker does.
   if (confirmation === 'hold') {
     log.info('confirmation e-mail held back: the daily limit for its address is reached');
-  } else if (!state.contact) {
+  } else if (!found.contact) {
     const message = buildContactMail(data, deps.mail);
-    await sendOnce('contact', !state.operator, () => deps.mailer.send('confirmation', id, message));
+    await sendOnce(attempt, 'contact', () => deps.mailer.send('confirmation', id, message));
     log.info('confirmation e-mail sent');
   }
 
+  attempt.at = take('appendListEntry', attempt.at, id);
   // The last step records itself: the entry and its marker are written in one script.
-  const entry = await timed('list', () => store.appendListEntry(id, listFields(data, logoNotes, { confirmation })));
+  const entry = await timed('list', () => deps.store.appendListEntry(id, listFields(data, logoNotes, { confirmation })));
   // The job completes only once the replicas hold the entry (REDIS_WAIT_REPLICAS).
-  await store.confirmListEntry(id);
+  await deps.store.confirmListEntry(id);
   log.info({ listEntry: entry }, 'shop request delivered');
   return { list_entry: entry };
+}
+
+function parseJob(job: Job): IntakeJob {
+  const parsed = IntakeJob.safeParse(job.data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).slice(0, 10);
+  throw new UnrecoverableError(`invalid intake payload: ${problems.join('; ')}`);
+}
+
+/**
+ * The confirmation limit's answer for this request. A job added today was
+ * decided today if at all, so the limit looks for yesterday's decision only
+ * for a job added before (a retry just after midnight).
+ */
+async function decideConfirmation(attempt: Attempt): Promise<{ confirmation: ConfirmationDecision; requestsToday: RequestsToday }> {
+  const { deps, data, job, id } = attempt;
+  const decided = await deps.confirmations.decide(id, data.body.organization.email, { addedAt: job.timestamp });
+  if (decided.decision === 'hold' && decided.first) deps.confirmationsHeld?.inc();
+  return { confirmation: decided.decision, requestsToday: decided.requestsToday };
+}
+
+/**
+ * Sends an e-mail once it is marked begun: a mark an earlier attempt left
+ * means that attempt may have sent it (warned, sent again with the same
+ * Message-ID); a refusal before any data takes the mark back.
+ */
+async function sendOnce(attempt: Attempt, step: 'operator' | 'contact', send: () => Promise<void>): Promise<void> {
+  const { deps, id, log } = attempt;
+  const [begin, takeBack] = step === 'operator' ? (['beginOperator', 'takeBackOperator'] as const) : (['beginConfirmation', 'takeBackConfirmation'] as const);
+  const earlier = attempt.found[`${step}_pending`];
+  if (earlier) log.warn({ step }, 'an earlier attempt may have sent this e-mail; sending it again with the same Message-ID');
+  else if (mayTake(begin, attempt.at)) {
+    attempt.at = take(begin, attempt.at, id);
+    await deps.store.markPending(id, step);
+  }
+  try {
+    await attempt.timed(step, send);
+  } catch (err) {
+    if (!earlier && failedBeforeData(err)) {
+      attempt.at = take(takeBack, attempt.at, id);
+      await deps.store.clearPending(id, step).catch(() => undefined);
+    }
+    throw err;
+  }
 }
 
 /** The essentials of the internal request list; the e-mail carries the rest. */

@@ -45,36 +45,44 @@ export interface ConfirmationLimit {
   /**
    * Whether the confirmation of `requestId` to `address` may go out, and the
    * day's requests to the address and its domain; the same decision on every
-   * call for one request, which is counted once.
+   * call for one request, which is counted once. `addedAt`: when its job
+   * was added; a job added today cannot have been decided yesterday, so
+   * yesterday's keys are read only without it or for a job added before.
    */
-  decide(requestId: string, address: string): Promise<{ decision: ConfirmationDecision; first: boolean; requestsToday: RequestsToday }>;
+  decide(requestId: string, address: string, job?: { addedAt?: number }): Promise<{ decision: ConfirmationDecision; first: boolean; requestsToday: RequestsToday }>;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+// The UTC day as service-kit's `utcDay` writes it; its module would load rate-limiter-flexible into the worker for one line.
+const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 /** The privacy notice states this lifetime of keys that name a mailbox. */
 const TTL_SECONDS = LIMITS.limiterKeyRetentionDays * 24 * 3600;
 
 /*
- * KEYS: address today, address yesterday, domain today, domain yesterday
- * (one hash tag). ARGV: request id, limit, ttl.
+ * KEYS: address today, domain today, then, when a decision of yesterday may
+ * exist, address yesterday and domain yesterday (one hash tag). ARGV:
+ * request id, limit, ttl.
  * Returns {decision, first, address count, domain count}: 1 send / 0 hold;
  * 1 when decided now; the counts of the day it was decided. A first
- * decision runs six commands (seven for a domain's first request of the
- * day): the two reads of an earlier decision, the day's counts, the
- * domain's INCR, the write and its expiry.
+ * decision runs four commands (five for a domain's first request of the
+ * day, one more when yesterday is looked at): one read of today's decision
+ * and counts, the domain's INCR, the write and its expiry.
  */
 const DECIDE = `
-for i = 1, 2 do
-  local earlier = redis.call('HGET', KEYS[i], ARGV[1])
+local day = redis.call('HMGET', KEYS[1], ARGV[1], '_sent', '_n')
+if day[1] then
+  return {day[1] == 'sent' and 1 or 0, 0, tonumber(day[3] or '0'), tonumber(redis.call('GET', KEYS[2]) or '0')}
+end
+if KEYS[3] then
+  local earlier = redis.call('HGET', KEYS[3], ARGV[1])
   if earlier then
-    return {earlier == 'sent' and 1 or 0, 0, tonumber(redis.call('HGET', KEYS[i], '_n') or '0'), tonumber(redis.call('GET', KEYS[i + 2]) or '0')}
+    return {earlier == 'sent' and 1 or 0, 0, tonumber(redis.call('HGET', KEYS[3], '_n') or '0'), tonumber(redis.call('GET', KEYS[4]) or '0')}
   end
 end
-local day = redis.call('HMGET', KEYS[1], '_sent', '_n')
-local sent = tonumber(day[1] or '0')
-local requests = tonumber(day[2] or '0') + 1
-local domain = redis.call('INCR', KEYS[3])
-if domain == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
+local sent = tonumber(day[2] or '0')
+local requests = tonumber(day[3] or '0') + 1
+local domain = redis.call('INCR', KEYS[2])
+if domain == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
 if sent < tonumber(ARGV[2]) then
   redis.call('HSET', KEYS[1], ARGV[1], 'sent', '_sent', sent + 1, '_n', requests)
   redis.call('EXPIRE', KEYS[1], ARGV[3])
@@ -100,19 +108,16 @@ export function createConfirmationLimit(opts: ConfirmationLimitOptions): Confirm
   const addressKey = createHmac('sha256', opts.secret).update('msa intake confirmation limit v1').digest();
   const domainKey = createHmac('sha256', opts.secret).update('msa intake requests per domain v1').digest();
   const now = opts.now ?? Date.now;
-  const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 
   return {
-    async decide(requestId, address) {
+    async decide(requestId, address, job = {}) {
       const mailbox = mailboxKey(address);
       const hash = createHmac('sha256', addressKey).update(mailbox).digest('base64url');
       const domain = createHmac('sha256', domainKey).update(mailboxDomain(mailbox)).digest('base64url');
       const time = now();
-      const days = [dayOf(time), dayOf(time - DAY_MS)];
-      const keys = [
-        ...days.map((day) => `${opts.keyPrefix}intake:confirmations:{${domain}}:${hash}:${day}`),
-        ...days.map((day) => `${opts.keyPrefix}intake:domain-requests:{${domain}}:${day}`),
-      ];
+      const today = dayOf(time);
+      const days = job.addedAt !== undefined && dayOf(job.addedAt) === today ? [today] : [today, dayOf(time - DAY_MS)];
+      const keys = days.flatMap((day) => [`${opts.keyPrefix}intake:confirmations:{${domain}}:${hash}:${day}`, `${opts.keyPrefix}intake:domain-requests:{${domain}}:${day}`]);
       const args = [requestId, opts.perDay, TTL_SECONDS];
       const [send, first, addressCount, domainCount] = (await decide(opts.redis, keys, args)) as [number, number, number, number];
       return { decision: send === 1 ? 'send' : 'hold', first: first === 1, requestsToday: { address: addressCount, domain: domainCount } };

@@ -68,16 +68,22 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 /*
  * Appends a request's list entry once: two runs of one job at the same time
  * (a lock that expired under load) get the same entry, and a retry finds the
- * entry by its marker, written in the same step. Entries older than the
- * list's retention go as new ones arrive (MINID; a few a day at most), so
- * the list keeps what the requests themselves keep.
+ * entry by its marker, written in the same step. The entry is added first
+ * and the marker set only if absent (SET NX GET): a marker already there
+ * means another run appended, so this run's entry is taken back in the same
+ * script and nobody ever reads two. That is one read fewer than looking
+ * for the marker first, on every delivery. Entries older than the list's
+ * retention go as new ones arrive (MINID; a few a day at most), so the list
+ * keeps what the requests themselves keep.
  * KEYS: stream, marker. ARGV: marker ttl, oldest id kept, then field/value pairs.
  */
 const APPEND_ONCE = `
-local existing = redis.call('GET', KEYS[2])
-if existing then return existing end
 local id = redis.call('XADD', KEYS[1], 'MINID', ARGV[2], '*', unpack(ARGV, 3))
-redis.call('SET', KEYS[2], id, 'EX', ARGV[1])
+local existing = redis.call('SET', KEYS[2], id, 'NX', 'GET', 'EX', ARGV[1])
+if existing then
+  redis.call('XDEL', KEYS[1], id)
+  return existing
+end
 return id
 `;
 
