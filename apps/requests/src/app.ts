@@ -3,8 +3,7 @@ import { pingRedis, type ReplicationOptions } from '@msa/service-kit/redis';
 import type { Express } from 'express';
 import type { RedisClient } from '@msa/service-kit';
 import type { ProductCatalog } from './catalog/product-catalog.js';
-import type { IntakeQueue } from './intake/intake-queue.js';
-import type { ShopRequestCounters } from './domain/create-shop-request.js';
+import { countingEnqueueFailures, type IntakeQueue } from './intake/intake-queue.js';
 import { quoteRoutes } from './routes/quote-routes.js';
 import { shopRequestRoutes } from './routes/shop-request-routes.js';
 import type { QuoteQuotas } from './store/quote-quotas.js';
@@ -14,6 +13,18 @@ import type { PersonalRequestDeps } from './privacy/personal-requests.js';
 import { privacyRoutes } from './privacy/privacy-routes.js';
 import { createAcceptanceBarrier, NO_BARRIER } from './store/replication.js';
 import type { ShopRequestStore } from './store/shop-request-store.js';
+
+type Counter = ReturnType<Metrics['counter']>;
+
+export interface ShopRequestCounters {
+  /** Labels: mode (live, sandbox), outcome (created, invalid, rate_limited, unavailable). */
+  requests: Counter;
+  enqueueFailures: Counter;
+  /** Labels: outcome (created, reused, invalid, rate_limited, unavailable). */
+  quotes: Counter;
+  /** Shop requests answered 503 by the acceptance barrier (store/replication.ts). */
+  replicationRefusals: Counter;
+}
 
 export interface AppDeps {
   logger: Logger;
@@ -71,8 +82,9 @@ export function createApp(deps: AppDeps): Express {
   const barrier = deps.replication
     ? createAcceptanceBarrier(redis, deps.keyPrefix, { ...deps.replication, onRefused: () => deps.counters.replicationRefusals.inc() })
     : NO_BARRIER;
-  app.use('/v1/shop-requests', shopRequestRoutes({ ...deps, barrier }));
-  app.use('/v1/quotes', quoteRoutes({ ...deps, quoteCounter: deps.counters.quotes }));
+  // Routers carry their paths from the operation table in contracts.
+  app.use(shopRequestRoutes({ ...deps, barrier, intake: countingEnqueueFailures(deps.intake, deps.counters.enqueueFailures) }));
+  app.use(quoteRoutes(deps));
   if (deps.privacy) app.use(privacyRoutes({ ...deps.privacy, publicBaseUrl }));
   return finishServiceApp(app, { logger, publicBaseUrl });
 }

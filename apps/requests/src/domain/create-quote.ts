@@ -3,8 +3,8 @@
 // warnings a shop request would give, and answer the quote already stored
 // with the same content (quote-digest.ts), or else count the quote on the
 // caller's daily quotas and store it for its lifetime.
-// No express: the route passes in what it knows about the call.
-import { randomBytes } from 'node:crypto';
+// No express: the route passes in what it knows about the call, and counts
+// what became of the quote from what this returns or throws.
 import {
   CURRENCY,
   shopTypeOf,
@@ -14,7 +14,7 @@ import {
   type QuoteBody,
   type QuoteLine,
 } from '@msa/contracts';
-import { appError, limitKeyOfAddress, toFieldProblems, type AppError, type Logger, type Metrics } from '@msa/service-kit';
+import { appError, limitKeyOfAddress, type AppError, type Logger } from '@msa/service-kit';
 import { nextUtcMidnight, rateLimitedError, withReservation, type LimitState } from '@msa/service-kit/limits';
 import type { z } from 'zod';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
@@ -24,10 +24,10 @@ import { refundAll, reserveAll } from '../store/reserve-all.js';
 import type { ProductIndex } from './product-index.js';
 import { quoteDigest } from './quote-digest.js';
 import { priceLines, toEuros, unitPriceOf, type UnitPrice } from './quote-pricing.js';
-import { checkRequestedLine, unknownProduct, unknownProductsInRawBody, type ListedColorsGiven } from './requested-line.js';
+import { invalidBody, schemaProblems } from './invalid-body.js';
+import { newId } from './new-id.js';
+import { checkRequestedLine, unknownProduct, type ListedColorsGiven } from './requested-line.js';
 import { StoredRecordTooLarge } from './stored-size.js';
-
-type Counter = ReturnType<Metrics['counter']>;
 
 export interface QuoteDeps {
   quotes: QuoteStore;
@@ -38,24 +38,22 @@ export interface QuoteDeps {
   catalog: ProductCatalog;
   /** QUOTE_LIFETIME_SECONDS: how long a quote is stored and can be named. */
   quoteLifetimeSeconds: number;
-  /** Labels: outcome (created, reused, invalid, rate_limited, unavailable). */
-  quoteCounter: Counter;
 }
 
 export interface QuoteCall {
   ctx: CallContext;
   at: Date;
   log: Logger;
-  /**
-   * The day's quota that refused a quote (RateLimit headers). A stored quote
-   * shows none: the gateway's per-minute RateLimit is what its 201 carries,
-   * and an upstream header would replace it.
-   */
-  showQuota(...states: LimitState[]): void;
 }
 
-export function newQuoteId(): string {
-  return `quo_${randomBytes(8).toString('hex')}`;
+/**
+ * A quote and whether it is one already stored. Its 201 shows no daily quota:
+ * the gateway's per-minute RateLimit is what it carries, and an upstream
+ * header would replace it. A refusal carries its quota on its 429.
+ */
+export interface MadeQuote {
+  quote: Quote;
+  reused: boolean;
 }
 
 export type QuoteOutcome = { ok: true; quote: Quote } | { ok: false; problems: FieldProblem[] };
@@ -124,38 +122,25 @@ export function buildQuote(body: QuoteBody, products: ProductIndex, meta: { id: 
   };
 }
 
-export async function createQuote(deps: QuoteDeps, call: QuoteCall, body: QuoteBody): Promise<Quote> {
-  const unavailable = (err: unknown) => {
-    deps.quoteCounter.inc({ outcome: 'unavailable' });
-    throw err;
-  };
-  const products = await deps.catalog.index(call.ctx).catch(unavailable);
-  const outcome = buildQuote(body, products, { id: newQuoteId(), createdAt: call.at, lifetimeSeconds: deps.quoteLifetimeSeconds });
-  if (!outcome.ok) {
-    deps.quoteCounter.inc({ outcome: 'invalid' });
-    throw invalidQuote(outcome.problems);
-  }
+export async function createQuote(deps: QuoteDeps, call: QuoteCall, body: QuoteBody): Promise<MadeQuote> {
+  const products = await deps.catalog.index(call.ctx);
+  const outcome = buildQuote(body, products, { id: newId('quo'), createdAt: call.at, lifetimeSeconds: deps.quoteLifetimeSeconds });
+  if (!outcome.ok) throw invalidQuote(outcome.problems);
   const { quote } = outcome;
 
   // The same quote already stored is the answer: nothing new is stored, so nothing is counted.
   // A Redis that does not answer becomes the kit's 503 with Retry-After; asking again is harmless.
   const digest = quoteDigest(quote, call.ctx.sandbox);
-  const stored = await deps.quotes.findByDigest(digest).catch(unavailable);
-  if (stored) {
-    deps.quoteCounter.inc({ outcome: 'reused' });
-    return stored;
-  }
+  const stored = await deps.quotes.findByDigest(digest);
+  if (stored) return { quote: stored, reused: true };
 
   const counted = quoteCountedQuotas(deps.quoteQuotas, {
     principalId: call.ctx.principal?.id,
     address: limitKeyOfAddress(call.ctx.ip, { ipv6Prefix: deps.ipv6LimitPrefix }),
   });
-  const reserved = await reserveAll(counted, call.at, quote.quote_id).catch(unavailable);
-  if (!reserved.allowed) {
-    deps.quoteCounter.inc({ outcome: 'rate_limited' });
-    call.showQuota(reserved.refused.state);
-    throw quoteLimitError(deps.quoteQuotas, reserved.refused.state, call.at);
-  }
+  const reserved = await reserveAll(counted, call.at, quote.quote_id);
+  if (!reserved.allowed) throw quoteLimitError(deps.quoteQuotas, reserved.refused.state, call.at);
+
   // A quote not stored gives its units back. A process that dies in between
   // keeps them counted: the day is then one quote shorter, never longer.
   await withReservation(
@@ -164,13 +149,11 @@ export async function createQuote(deps: QuoteDeps, call: QuoteCall, body: QuoteB
     (err) => call.log.warn({ err }, 'quote quota refund failed'),
   ).catch((err: unknown) => {
     if (err instanceof StoredRecordTooLarge) {
-      deps.quoteCounter.inc({ outcome: 'invalid' });
       throw invalidQuote([{ field: '(body)', message: `the quote would be stored as ${err.bytes} bytes, more than the ${err.limit} a quote may take; name fewer lines or colors` }]);
     }
-    return unavailable(err);
+    throw err;
   });
-  deps.quoteCounter.inc({ outcome: 'created' });
-  return quote;
+  return { quote, reused: false };
 }
 
 function quoteLimitError(quotas: QuoteQuotas, state: LimitState, at: Date): AppError {
@@ -179,25 +162,17 @@ function quoteLimitError(quotas: QuoteQuotas, state: LimitState, at: Date): AppE
     state,
     `Daily limit reached: ${state.limit} new quotes per day ${whose}. The day resets at UTC midnight (${nextUtcMidnight(at).toISOString()}).`,
     'Wait the seconds in `Retry-After`; the count starts again at UTC midnight. Quotes already made stay readable with GET /v1/quotes/{id}, and asking for one of them again answers it without counting.',
+    { showQuota: true },
   );
 }
 
 /** A body that failed its schema: the 422 names the unknown products too, when the catalog answers. */
 export async function invalidQuoteBody(deps: QuoteDeps, ctx: CallContext, raw: unknown, error: z.ZodError): Promise<AppError> {
-  deps.quoteCounter.inc({ outcome: 'invalid' });
-  const fields = toFieldProblems(error);
-  const lines = raw && typeof raw === 'object' ? (raw as { lines?: unknown }).lines : undefined;
-  const index = Array.isArray(lines) && lines.length > 0 ? await deps.catalog.index(ctx).catch(() => undefined) : undefined;
-  if (index) {
-    const reported = new Set(fields.map((f) => f.field));
-    fields.push(...unknownProductsInRawBody(raw, index, 'lines').filter((p) => !reported.has(p.field)));
-  }
-  return invalidQuote(fields);
+  return invalidQuote(await schemaProblems(deps.catalog, ctx, raw, error, 'lines'));
 }
 
 function invalidQuote(fields: FieldProblem[]): AppError {
-  const problems = fields.length === 1 ? 'one problem' : `${fields.length} problems`;
-  return appError('validation_failed', `The quote has ${problems}; see error.fields.`, { fields });
+  return invalidBody('quote', fields);
 }
 
 /** The answer to a quote id that is unknown or past its lifetime: both read the same, by design. */

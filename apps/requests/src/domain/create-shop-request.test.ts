@@ -1,12 +1,13 @@
 import { ShopRequestBody, ShopRequestResult, type IntakeJob, type ShopRequestInput } from '@msa/contracts';
-import type { AppError } from '@msa/service-kit';
+import { withOutcome, type AppError } from '@msa/service-kit';
 import { utcDay, type DailyQuota, type LimitState } from '@msa/service-kit/limits';
 import { buildContext, buildPrincipal, testLogger } from '@msa/test-kit';
 import { describe, expect, it } from 'vitest';
 import { buildProduct } from '../../test/build-product.js';
+import { countingEnqueueFailures } from '../intake/intake-queue.js';
 import { domainQuotaKey } from '../store/shop-request-quotas.js';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
-import { createShopRequest, submitterOf, type ShopRequestCall, type ShopRequestCounters, type ShopRequestDeps } from './create-shop-request.js';
+import { createShopRequest, modeOf, submitterOf, type ShopRequestCall, type ShopRequestDeps } from './create-shop-request.js';
 import { createProductIndex } from './product-index.js';
 
 const ID = 'req_0123456789abcdef';
@@ -86,10 +87,15 @@ function createFakeStore(steps: string[], { failCreate = false } = {}) {
 function createFakeCounters() {
   const counted: string[] = [];
   const counters = {
-    requests: { inc: (labels: { mode: string; outcome: string }) => void counted.push(`${labels.mode} ${labels.outcome}`) },
+    requests: { inc: (labels: Record<string, string>) => void counted.push(`${labels.mode} ${labels.outcome}`) },
     enqueueFailures: { inc: () => void counted.push('enqueue failure') },
-  } as unknown as ShopRequestCounters;
+  };
   return { counted, counters };
+}
+
+/** The 429's RateLimit headers: the quota that refused, as the caller sees it. */
+function quotaShownBy(err: AppError): string | undefined {
+  return err.extra.headers?.RateLimit;
 }
 
 function setUp({ livePoints = 5, domainPoints = 20, addressPoints = 200, failCreate = false, failEnqueue = false } = {}) {
@@ -107,17 +113,19 @@ function setUp({ livePoints = 5, domainPoints = 20, addressPoints = 200, failCre
     },
     catalog: { index: async () => createProductIndex([shirt]) },
     quotes: { get: async () => null },
-    intake: {
-      async enqueue(job: IntakeJob) {
-        if (failEnqueue) throw new Error('queue down');
-        steps.push(`enqueue ${job.request_id}`);
-        jobs.push(job);
+    // Counted as the app composes it (app.ts).
+    intake: countingEnqueueFailures(
+      {
+        async enqueue(job: IntakeJob) {
+          if (failEnqueue) throw new Error('queue down');
+          steps.push(`enqueue ${job.request_id}`);
+          jobs.push(job);
+        },
       },
-    },
+      counters.enqueueFailures,
+    ),
     publicBaseUrl: 'https://api.example',
-    counters,
   };
-  const shown: LimitState[] = [];
   const call = (sandbox = false): ShopRequestCall => ({
     id: ID,
     caller: { ownerId: OWNER, anonymous: false, address: ADDRESS },
@@ -125,22 +133,22 @@ function setUp({ livePoints = 5, domainPoints = 20, addressPoints = 200, failCre
     trace: { request_id: 'r-1' },
     at: AT,
     log: testLogger(),
-    bindIdempotencyKey: async () => void steps.push(`bind ${ID}`),
-    showQuota: (state) => void shown.push(state),
   });
-  return { deps, call, steps, records, counted, shown, jobs };
+  /** The use case as the route runs it: its outcome counted once (routes/shop-request-routes.ts). */
+  const accept = (c: ShopRequestCall, body: ShopRequestBody) =>
+    withOutcome(counters.requests, { mode: modeOf(c.ctx) }, () => createShopRequest(deps, c, body));
+  return { deps, call, accept, steps, records, counted, jobs };
 }
 
 const SUBMITTER = { email: 'eva@tsv.example', client_id: 'https://agent.example/client.json', client_name: 'Agent Desktop' };
 
 describe('createShopRequest', () => {
   it('writes each step before the next can commit: key, claim, quota unit, record, queue, mark', async () => {
-    const { deps, call, steps, counted, shown } = setUp();
+    const { accept, call, steps, counted } = setUp();
 
-    const result = await createShopRequest(deps, call(), buildBody());
+    const { result, quota } = await accept(call(), buildBody());
 
     expect(steps).toEqual([
-      `bind ${ID}`,
       `begin ${ID} live ${OWNER} 2030-05-01`,
       `reserve live ${OWNER} ${ID}`,
       `reserve live-domain ${DOMAIN} ${ID}`,
@@ -150,16 +158,15 @@ describe('createShopRequest', () => {
     ]);
     expect(ShopRequestResult.parse(result)).toMatchObject({ id: ID, status: 'received', sandbox: false, created_at: AT.toISOString() });
     expect(counted).toEqual(['live created']);
-    expect(shown).toEqual([expect.objectContaining({ policy: 'shop-requests-live-day', remaining: 4 })]);
+    expect(quota).toEqual([expect.objectContaining({ policy: 'shop-requests-live-day', remaining: 4 })]);
   });
 
   it('stores a sandbox request as finished and never hands it over', async () => {
-    const { deps, call, steps, records } = setUp();
+    const { accept, call, steps, records } = setUp();
 
-    await createShopRequest(deps, call(true), buildBody());
+    await accept(call(true), buildBody());
 
     expect(steps).toEqual([
-      `bind ${ID}`,
       `begin ${ID} sandbox ${OWNER} 2030-05-01`,
       `reserve sandbox ${OWNER} ${ID}`,
       `reserve sandbox-address ${ADDRESS} ${ID}`,
@@ -169,58 +176,59 @@ describe('createShopRequest', () => {
   });
 
   it('stores the confirmed submitter with a live request and hands it to the queue', async () => {
-    const { deps, call, records, jobs } = setUp();
+    const { accept, call, records, jobs } = setUp();
     const live = call();
 
-    await createShopRequest(deps, { ...live, caller: { ...live.caller, submitter: SUBMITTER } }, buildBody());
+    await accept({ ...live, caller: { ...live.caller, submitter: SUBMITTER } }, buildBody());
 
     expect(records.get(ID)?.submitter).toEqual(SUBMITTER);
     expect(jobs).toEqual([expect.objectContaining({ request_id: ID, submitter: SUBMITTER })]);
   });
 
   it('stores a live request without a confirmed submitter as before: no submitter field anywhere', async () => {
-    const { deps, call, records, jobs } = setUp();
+    const { accept, call, records, jobs } = setUp();
 
-    await createShopRequest(deps, call(), buildBody());
+    await accept(call(), buildBody());
 
     expect(records.get(ID)).not.toHaveProperty('submitter');
     expect(jobs[0]).not.toHaveProperty('submitter');
   });
 
   it('keeps no submitter on a sandbox request, which reaches nobody', async () => {
-    const { deps, call, records } = setUp();
+    const { accept, call, records } = setUp();
     const sandbox = call(true);
 
-    await createShopRequest(deps, { ...sandbox, caller: { ...sandbox.caller, submitter: SUBMITTER } }, buildBody());
+    await accept({ ...sandbox, caller: { ...sandbox.caller, submitter: SUBMITTER } }, buildBody());
 
     expect(records.get(ID)).not.toHaveProperty('submitter');
   });
 
   it('keeps a stored live request accepted when the queue is down, counting the enqueue failure', async () => {
-    const { deps, call, steps, counted } = setUp({ failEnqueue: true });
+    const { accept, call, steps, counted } = setUp({ failEnqueue: true });
 
-    const result = await createShopRequest(deps, call(), buildBody());
+    const { result } = await accept(call(), buildBody());
 
     expect(result.id).toBe(ID);
     expect(steps.at(-1)).toBe(`store ${ID} pending`);
-    expect(counted).toEqual(['live created', 'enqueue failure']);
+    // Counted once it failed, before the request is counted as answered.
+    expect(counted).toEqual(['enqueue failure', 'live created']);
   });
 
   it('gives the unit back and drops the claim when storing fails, answering intake_unavailable', async () => {
-    const { deps, call, steps, counted, shown } = setUp({ failCreate: true });
+    const { accept, call, steps, counted } = setUp({ failCreate: true });
 
-    const run = createShopRequest(deps, call(), buildBody());
+    const err = (await accept(call(), buildBody()).catch((e: unknown) => e)) as AppError;
 
-    await expect(run).rejects.toMatchObject({ code: 'intake_unavailable' });
+    expect(err).toMatchObject({ code: 'intake_unavailable' });
     expect(steps.slice(-3)).toEqual([`refund live ${ID}`, `refund live-domain ${ID}`, `forget ${ID}`]);
     expect(counted).toEqual(['live unavailable']);
-    expect(shown).toEqual([]);
+    expect(quotaShownBy(err)).toBeUndefined();
   });
 
   it('gives the unit back for a product the catalog does not know, and names it', async () => {
-    const { deps, call, steps, counted } = setUp();
+    const { accept, call, steps, counted } = setUp();
 
-    const run = createShopRequest(deps, call(), buildBody({ products: [{ product: 'no-such-thing' }] }));
+    const run = accept(call(), buildBody({ products: [{ product: 'no-such-thing' }] }));
 
     const err = (await run.catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('validation_failed');
@@ -230,39 +238,39 @@ describe('createShopRequest', () => {
   });
 
   it('refuses a request past the daily limit before storing anything, and points to the sandbox quota', async () => {
-    const { deps, call, steps, counted, shown } = setUp({ livePoints: 0 });
+    const { accept, call, steps, counted } = setUp({ livePoints: 0 });
 
-    const err = (await createShopRequest(deps, call(), buildBody()).catch((e: unknown) => e)) as AppError;
+    const err = (await accept(call(), buildBody()).catch((e: unknown) => e)) as AppError;
 
     expect(err.code).toBe('rate_limited');
     expect(err.message).toContain('2030-05-02T00:00:00.000Z');
     expect(err.extra.hint).toContain('the sandbox accepts 200 shop requests a day');
-    expect(steps).toEqual([`bind ${ID}`, `begin ${ID} live ${OWNER} 2030-05-01`, `reserve live ${OWNER} ${ID}`, `forget ${ID}`]);
+    expect(steps).toEqual([`begin ${ID} live ${OWNER} 2030-05-01`, `reserve live ${OWNER} ${ID}`, `forget ${ID}`]);
     expect(counted).toEqual(['live rate_limited']);
-    expect(shown).toEqual([expect.objectContaining({ remaining: 0 })]);
+    expect(quotaShownBy(err)).toBe('"shop-requests-live-day";r=0;t=7200');
   });
 
   it('refuses a live request past its domain\'s daily limit, gives the principal\'s unit back and names the domain', async () => {
-    const { deps, call, steps, counted, shown } = setUp({ domainPoints: 0 });
+    const { accept, call, steps, counted } = setUp({ domainPoints: 0 });
 
-    const err = (await createShopRequest(deps, call(), buildBody()).catch((e: unknown) => e)) as AppError;
+    const err = (await accept(call(), buildBody()).catch((e: unknown) => e)) as AppError;
 
     expect(err.code).toBe('rate_limited');
     expect(err.message).toContain('for contacts at tsv.example');
     expect(err.extra.hint).toContain('the count starts again at UTC midnight');
-    expect(steps.slice(2)).toEqual([`reserve live ${OWNER} ${ID}`, `reserve live-domain ${DOMAIN} ${ID}`, `refund live ${ID}`, `forget ${ID}`]);
+    expect(steps.slice(1)).toEqual([`reserve live ${OWNER} ${ID}`, `reserve live-domain ${DOMAIN} ${ID}`, `refund live ${ID}`, `forget ${ID}`]);
     expect(counted).toEqual(['live rate_limited']);
-    expect(shown).toEqual([expect.objectContaining({ policy: 'shop-requests-live-domain-day', remaining: 0 })]);
+    expect(quotaShownBy(err)).toBe('"shop-requests-live-domain-day";r=0;t=7200');
   });
 
   it('refuses a sandbox request past its address\'s daily limit and gives the principal\'s unit back', async () => {
-    const { deps, call, steps, counted } = setUp({ addressPoints: 0 });
+    const { accept, call, steps, counted } = setUp({ addressPoints: 0 });
 
-    const err = (await createShopRequest(deps, call(true), buildBody()).catch((e: unknown) => e)) as AppError;
+    const err = (await accept(call(true), buildBody()).catch((e: unknown) => e)) as AppError;
 
     expect(err.code).toBe('rate_limited');
     expect(err.message).toContain('from this address, whatever the credentials');
-    expect(steps.slice(2)).toEqual([`reserve sandbox ${OWNER} ${ID}`, `reserve sandbox-address ${ADDRESS} ${ID}`, `refund sandbox ${ID}`, `forget ${ID}`]);
+    expect(steps.slice(1)).toEqual([`reserve sandbox ${OWNER} ${ID}`, `reserve sandbox-address ${ADDRESS} ${ID}`, `refund sandbox ${ID}`, `forget ${ID}`]);
     expect(counted).toEqual(['sandbox rate_limited']);
   });
 });

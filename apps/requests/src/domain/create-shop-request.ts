@@ -8,7 +8,8 @@
 // id, the claim names the owner and day of the quota unit, the unit is named
 // by the id. The steps this takes (claim, store, queue, or forget when it
 // gives up) and the states they lead to are the table in acceptance.ts.
-import { randomBytes } from 'node:crypto';
+// The route binds the Idempotency-Key to the id before this runs, and counts
+// what became of the request from what this returns or throws.
 import {
   LIMITS,
   QUOTE_ID_PATTERN,
@@ -21,16 +22,7 @@ import {
   type ShopRequestBody,
   type ShopRequestResult,
 } from '@msa/contracts';
-import {
-  appError,
-  isRedisUnavailable,
-  mailboxDomain,
-  serviceUnavailableError,
-  toFieldProblems,
-  type AppError,
-  type Logger,
-  type Metrics,
-} from '@msa/service-kit';
+import { appError, isRedisUnavailable, mailboxDomain, serviceUnavailableError, type AppError, type Logger } from '@msa/service-kit';
 import { nextUtcMidnight, rateLimitedError, utcDay, withReservation, type LimitState, type Reservation } from '@msa/service-kit/limits';
 import type { z } from 'zod';
 import type { ProductCatalog } from '../catalog/product-catalog.js';
@@ -41,22 +33,10 @@ import { refundAll, reserveAll } from '../store/reserve-all.js';
 import { countedQuotas, domainQuotaKey, type CountedKeys, type ShopRequestQuotas } from '../store/shop-request-quotas.js';
 import type { ShopRequestStore, StoredShopRequest } from '../store/shop-request-store.js';
 import { ClaimAbandonedError, intakeWhenStored, type Mode } from './acceptance.js';
+import { invalidBody, schemaProblems } from './invalid-body.js';
 import { createProductIndex, type ProductIndex } from './product-index.js';
-import { unknownProductsInRawBody } from './requested-line.js';
 import { buildShopRequestResult, unknownQuote } from './shop-request-result.js';
 import { StoredRecordTooLarge, tooLargeProblem } from './stored-size.js';
-
-type Counter = ReturnType<Metrics['counter']>;
-
-export interface ShopRequestCounters {
-  /** Labels: mode (live, sandbox), outcome (created, invalid, rate_limited, unavailable). */
-  requests: Counter;
-  enqueueFailures: Counter;
-  /** Labels: outcome (created, invalid, unavailable). */
-  quotes: Counter;
-  /** Shop requests answered 503 by the acceptance barrier (store/replication.ts). */
-  replicationRefusals: Counter;
-}
 
 export interface ShopRequestDeps {
   store: ShopRequestStore;
@@ -66,7 +46,6 @@ export interface ShopRequestDeps {
   quotes: Pick<QuoteStore, 'get'>;
   intake: Pick<IntakeQueue, 'enqueue'>;
   publicBaseUrl: string;
-  counters: ShopRequestCounters;
 }
 
 /** Who owns what the call creates: a principal, or `anon:<ip>` for an anonymous sandbox call. */
@@ -97,22 +76,22 @@ export interface ShopRequestCall {
   trace: RequestTrace;
   at: Date;
   log: Logger;
-  /** Binds the Idempotency-Key to `id`, so a retry after a crash finds this id. */
-  bindIdempotencyKey(): Promise<void>;
-  /** The day's quotas once they decided the request, refused or accepted (RateLimit headers). */
-  showQuota(...states: LimitState[]): void;
 }
 
-type Outcome = 'created' | 'invalid' | 'rate_limited' | 'unavailable';
+export interface AcceptedShopRequest {
+  result: ShopRequestResult;
+  /** The caller's own daily quotas after this request (RateLimit headers); a refusal carries its quota on its 429. */
+  quota: LimitState[];
+}
+
+/** The modes a shop request is counted by (metric label, quota, acceptance table). */
+export function modeOf(ctx: CallContext): Mode {
+  return ctx.sandbox ? 'sandbox' : 'live';
+}
 
 const NO_PRODUCTS = createProductIndex([]);
 
-export function newShopRequestId(): string {
-  return `req_${randomBytes(8).toString('hex')}`;
-}
-
-export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<ShopRequestResult> {
-  await call.bindIdempotencyKey();
+export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<AcceptedShopRequest> {
   const counted = countedKeysOf(call, body);
   await beginClaim(deps, call, counted);
   const reservations = await reserveQuotas(deps, call, body, counted);
@@ -132,11 +111,10 @@ export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequest
   });
 
   // Stored: from here on the request is accepted whatever the queue does.
-  count(deps, call.ctx, 'created');
   if (!call.ctx.sandbox) await handOverLive(deps, call, record);
   // The domain's count is other callers' business too: it shows only on its own 429.
-  call.showQuota(...reservations.filter((r) => r.state.policy !== deps.quotas.livePerDomain.policy).map((r) => r.state));
-  return record.result;
+  const quota = reservations.filter((r) => r.state.policy !== deps.quotas.livePerDomain.policy).map((r) => r.state);
+  return { result: record.result, quota };
 }
 
 /**
@@ -144,17 +122,9 @@ export async function createShopRequest(deps: ShopRequestDeps, call: ShopRequest
  * unknown products and an unknown quote too. A catalog or store that is down
  * only costs those problems here, never the answer.
  */
-export async function invalidShopRequest(
-  deps: ShopRequestDeps,
-  ctx: CallContext,
-  raw: unknown,
-  error: z.ZodError,
-): Promise<AppError> {
-  count(deps, ctx, 'invalid');
-  const fields = toFieldProblems(error);
-  const index = hasProducts(raw) ? await deps.catalog.index(ctx).catch(() => undefined) : undefined;
+export async function invalidShopRequest(deps: ShopRequestDeps, ctx: CallContext, raw: unknown, error: z.ZodError): Promise<AppError> {
+  const fields = await schemaProblems(deps.catalog, ctx, raw, error, 'products');
   const reported = new Set(fields.map((f) => f.field));
-  if (index) fields.push(...unknownProductsInRawBody(raw, index).filter((p) => !reported.has(p.field)));
   const quoteId = raw && typeof raw === 'object' ? (raw as { quote_id?: unknown }).quote_id : undefined;
   if (typeof quoteId === 'string' && QUOTE_ID_PATTERN.test(quoteId) && !reported.has('quote_id')) {
     const quote = await deps.quotes.get(quoteId).catch(() => undefined);
@@ -174,7 +144,7 @@ async function beginClaim(deps: ShopRequestDeps, call: ShopRequestCall, counted:
   try {
     await deps.store.begin(call.id, { ...counted, day: utcDay(call.at), mode: modeOf(call.ctx) });
   } catch (err) {
-    throw unavailable(deps, call, err, 'shop request not begun');
+    throw unavailable(call, err, 'shop request not begun');
   }
 }
 
@@ -183,13 +153,11 @@ async function reserveQuotas(deps: ShopRequestDeps, call: ShopRequestCall, body:
   try {
     outcome = await reserveAll(countedQuotas(deps.quotas, modeOf(call.ctx), counted), call.at, call.id);
   } catch (err) {
-    throw unavailable(deps, call, err, 'daily quota unavailable');
+    throw unavailable(call, err, 'daily quota unavailable');
   }
   if (!outcome.allowed) {
     await forgetClaim(deps, call);
-    count(deps, call.ctx, 'rate_limited');
     const { state } = outcome.refused;
-    call.showQuota(state);
     throw dailyLimitError(state, limitOf(deps.quotas, state.policy, body), call.at);
   }
   return outcome.reservations;
@@ -205,17 +173,14 @@ function limitOf(quotas: ShopRequestQuotas, policy: string, body: ShopRequestBod
 
 async function resolveProducts(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<ProductIndex> {
   if (!body.products?.length) return NO_PRODUCTS;
-  return deps.catalog.index(call.ctx).catch((err: unknown) => {
-    count(deps, call.ctx, 'unavailable');
-    throw err;
-  });
+  return deps.catalog.index(call.ctx);
 }
 
 /** The quote the body names, null when it is unknown or expired; undefined when it names none. */
 async function resolveQuote(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopRequestBody): Promise<Quote | null | undefined> {
   if (body.quote_id === undefined) return undefined;
   return deps.quotes.get(body.quote_id).catch((err: unknown) => {
-    throw unavailable(deps, call, err, 'named quote not read');
+    throw unavailable(call, err, 'named quote not read');
   });
 }
 
@@ -232,10 +197,7 @@ function buildResult(deps: ShopRequestDeps, call: ShopRequestCall, body: ShopReq
     },
     quote,
   );
-  if (!outcome.ok) {
-    count(deps, call.ctx, 'invalid');
-    throw invalid(outcome.problems);
-  }
+  if (!outcome.ok) throw invalid(outcome.problems);
   return outcome.result;
 }
 
@@ -263,17 +225,14 @@ async function store(
   } catch (err) {
     if (err instanceof StoredRecordTooLarge) {
       // Refused before anything was written; the unit and the claim go back like any 422's.
-      count(deps, call.ctx, 'invalid');
       throw invalid([tooLargeProblem(err)]);
     }
     if (err instanceof ClaimAbandonedError) {
       // The reconciler took this request for dead and gave its unit back.
       call.log.warn({ shopRequestId: call.id }, 'shop request took too long and was given up; not stored');
-      count(deps, call.ctx, 'unavailable');
       throw serviceUnavailableError('The shop request took too long and was not stored; retry with the same Idempotency-Key.');
     }
     call.log.error({ err }, 'shop request not stored');
-    count(deps, call.ctx, 'unavailable');
     throw storeFailure(err);
   }
   return record;
@@ -282,7 +241,6 @@ async function store(
 async function handOverLive(deps: ShopRequestDeps, call: ShopRequestCall, record: StoredShopRequest): Promise<void> {
   const handed = await handOver(deps, record);
   if (handed.outcome === 'not_queued') {
-    deps.counters.enqueueFailures.inc();
     call.log.warn({ err: handed.err, shopRequestId: call.id }, 'shop request stored but not queued; the reconciler will queue it');
   } else if (handed.outcome === 'not_marked') {
     // The job is on the queue; the reconciler re-adds it under the same job id (a no-op) and marks it.
@@ -295,28 +253,13 @@ async function forgetClaim({ store }: ShopRequestDeps, call: ShopRequestCall): P
   await store.forget(call.id).catch((err: unknown) => call.log.warn({ err, shopRequestId: call.id }, 'pending claim not dropped; the reconciler will'));
 }
 
-function modeOf(ctx: CallContext): Mode {
-  return ctx.sandbox ? 'sandbox' : 'live';
-}
-
-function count({ counters }: ShopRequestDeps, ctx: CallContext, outcome: Outcome): void {
-  counters.requests.inc({ mode: modeOf(ctx), outcome });
-}
-
-function unavailable(deps: ShopRequestDeps, call: ShopRequestCall, err: unknown, what: string): AppError {
+function unavailable(call: ShopRequestCall, err: unknown, what: string): AppError {
   call.log.error({ err, shopRequestId: call.id }, what);
-  count(deps, call.ctx, 'unavailable');
   return storeFailure(err);
 }
 
-function hasProducts(raw: unknown): boolean {
-  const products = raw && typeof raw === 'object' ? (raw as { products?: unknown }).products : undefined;
-  return Array.isArray(products) && products.length > 0;
-}
-
 function invalid(fields: FieldProblem[]): AppError {
-  const problems = fields.length === 1 ? 'one problem' : `${fields.length} problems`;
-  return appError('validation_failed', `The shop request has ${problems}; see error.fields.`, { fields });
+  return invalidBody('shop request', fields);
 }
 
 /**
@@ -344,5 +287,6 @@ function dailyLimitError(state: LimitState, { what, scope, sandbox }: DailyLimit
     sandbox
       ? 'Wait the seconds in `Retry-After`; the count starts again at UTC midnight.'
       : `Wait the seconds in \`Retry-After\`; the count starts again at UTC midnight. Meanwhile the sandbox accepts ${LIMITS.sandboxShopRequestsPerDay} shop requests a day.`,
+    { showQuota: true },
   );
 }

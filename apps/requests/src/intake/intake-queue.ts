@@ -77,3 +77,14 @@ export function createIntakeQueue({ connection, prefix, attempts, backoffMs, log
     close: () => queue.close(),
   };
 }
+
+/** The queue as a POST hands over to it, counting each job it could not add (left to the reconciler). */
+export function countingEnqueueFailures(intake: Pick<IntakeQueue, 'enqueue'>, failures: { inc(): void }): Pick<IntakeQueue, 'enqueue'> {
+  return {
+    enqueue: (job) =>
+      intake.enqueue(job).catch((err: unknown) => {
+        failures.inc();
+        throw err;
+      }),
+  };
+}

@@ -1,15 +1,15 @@
-import { QuoteBody, QuoteIdParams, type Scope } from '@msa/contracts';
-import { appError, methodNotAllowed, parseOr } from '@msa/service-kit';
-import { setRateLimitHeaders, type LimitState } from '@msa/service-kit/limits';
+import { QuoteBody, QuoteIdParams, type Quote } from '@msa/contracts';
+import { methodNotAllowed, operationOf, parseOr, requireScope, routePathOf, withOutcome, type OutcomeCounter } from '@msa/service-kit';
 import { Router, type RequestHandler } from 'express';
 import { createQuote, invalidQuoteBody, quoteNotFound, type QuoteDeps } from '../domain/create-quote.js';
+import { createAccept } from './accept.js';
 
 export interface QuoteRoutesDeps extends QuoteDeps {
   publicBaseUrl: string;
+  /** Labels: outcome (created, reused: the same quote already stored, invalid, rate_limited, unavailable). */
+  counters: { quotes: OutcomeCounter };
   now?: () => Date;
 }
-
-const SCOPE: Scope = 'catalog:read';
 
 /**
  * Quotes are open like the catalog: no credentials is fine, and credentials
@@ -17,30 +17,24 @@ const SCOPE: Scope = 'catalog:read';
  * scope are refused, as the gateway does; checked again here so the service
  * stays safe when called by another route.
  */
-const authorize: RequestHandler = (req, _res, next) => {
-  const { principal } = req.ctx;
-  if (principal && !principal.scopes.includes(SCOPE)) {
-    throw appError('insufficient_scope', `Quotes need the scope ${SCOPE}.`, {
-      hint: `Create credentials that include ${SCOPE} with POST /v1/keys, or send none: quotes are open.`,
-    });
-  }
-  next();
-};
-
 export function quoteRoutes(deps: QuoteRoutesDeps): Router {
   const { publicBaseUrl } = deps;
   const now = deps.now ?? (() => new Date());
   const router = Router();
+  const accept = createAccept<Quote>({ publicBaseUrl, readPath: operationOf('getQuote').path });
 
   const create: RequestHandler = async (req, res) => {
-    const parsed = QuoteBody.safeParse(req.body);
-    if (!parsed.success) throw await invalidQuoteBody(deps, req.ctx, req.body, parsed.error);
-
-    const showQuota = (...states: LimitState[]) => setRateLimitHeaders(res, ...states);
-    const quote = await createQuote(deps, { ctx: req.ctx, at: now(), log: req.log, showQuota }, parsed.data);
-
-    res.setHeader('Location', `${publicBaseUrl}${req.ctx.sandbox ? '/sandbox' : ''}/v1/quotes/${quote.quote_id}`);
-    res.status(201).json(quote);
+    const { quote } = await withOutcome(
+      deps.counters.quotes,
+      {},
+      async () => {
+        const parsed = QuoteBody.safeParse(req.body);
+        if (!parsed.success) throw await invalidQuoteBody(deps, req.ctx, req.body, parsed.error);
+        return createQuote(deps, { ctx: req.ctx, at: now(), log: req.log }, parsed.data);
+      },
+      (made) => (made.reused ? 'reused' : 'created'),
+    );
+    await accept.created(req, res, quote.quote_id, quote);
   };
 
   // Whoever holds the id may read the quote: it names products and prices,
@@ -53,7 +47,10 @@ export function quoteRoutes(deps: QuoteRoutesDeps): Router {
   };
 
   const env = { publicBaseUrl };
-  router.route('/').post(authorize, create).all(methodNotAllowed(env, ['POST']));
-  router.route('/:id').get(authorize, read).all(methodNotAllowed(env, ['GET']));
+  router
+    .route(routePathOf('createQuote'))
+    .post(requireScope('createQuote'), ...accept.before, create)
+    .all(methodNotAllowed(env, ['POST']));
+  router.route(routePathOf('getQuote')).get(requireScope('getQuote'), read).all(methodNotAllowed(env, ['GET']));
   return router;
 }

@@ -1,31 +1,29 @@
-import { ShopRequestBody, ShopRequestIdParams, type CallContext, type Scope } from '@msa/contracts';
+import { ShopRequestBody, ShopRequestIdParams, type CallContext, type ShopRequestResult } from '@msa/contracts';
 import {
-  appError,
-  bindIdempotency,
   forbidden,
-  idempotency,
-  idempotencyOf,
+  limitKeyOfAddress,
   methodNotAllowed,
   notFound,
-  limitKeyOfAddress,
+  operationOf,
   parseOr,
+  requireScope,
+  routePathOf,
+  withOutcome,
+  type OutcomeCounter,
   type RedisClient,
 } from '@msa/service-kit';
-import { setRateLimitHeaders, type LimitState } from '@msa/service-kit/limits';
+import { setRateLimitHeaders } from '@msa/service-kit/limits';
 import { Router, type RequestHandler } from 'express';
-import {
-  createShopRequest,
-  invalidShopRequest,
-  newShopRequestId,
-  submitterOf,
-  type ShopRequestCaller,
-  type ShopRequestDeps,
-} from '../domain/create-shop-request.js';
-import { NO_BARRIER, type AcceptanceBarrier } from '../store/replication.js';
+import { createShopRequest, invalidShopRequest, modeOf, submitterOf, type ShopRequestCaller, type ShopRequestDeps } from '../domain/create-shop-request.js';
+import { newId } from '../domain/new-id.js';
+import type { AcceptanceBarrier } from '../store/replication.js';
+import { createAccept } from './accept.js';
 
 export interface ShopRequestRoutesDeps extends ShopRequestDeps {
   redis: RedisClient;
   keyPrefix: string;
+  /** Labels: mode (live, sandbox), outcome (created, invalid, rate_limited, unavailable). */
+  counters: { requests: OutcomeCounter };
   /** IDEMPOTENCY_LOCK_SECONDS: how long a request in progress holds its key. */
   idempotencyLockSeconds?: number;
   /** IPV6_LIMIT_PREFIX: an anonymous IPv6 caller is its prefix, for ownership and the daily quota alike. */
@@ -49,19 +47,9 @@ function ownerIdOf(ctx: CallContext, ipv6Prefix?: number): string {
  * service stays safe when called by another route. Anonymous calls exist only
  * on the sandbox (MCP without credentials).
  */
-function authorize(scope: Scope, ipv6Prefix?: number): RequestHandler {
-  return (req, res, next) => {
-    const { principal, sandbox } = req.ctx;
-    if (!principal && !sandbox) {
-      throw appError('unauthorized', 'Shop requests need credentials.', {
-        hint: 'Send `Authorization: Bearer <API_KEY>`; create free credentials with POST /v1/keys.',
-      });
-    }
-    if (principal && !principal.scopes.includes(scope)) {
-      throw appError('insufficient_scope', `This operation needs the scope ${scope}.`, {
-        hint: `Create credentials that include ${scope} with POST /v1/keys, or ask for it in the token request.`,
-      });
-    }
+function authorize(operation: 'createShopRequest' | 'getShopRequest', ipv6Prefix?: number): RequestHandler[] {
+  const identify: RequestHandler = (req, res, next) => {
+    const { principal } = req.ctx;
     const submitter = submitterOf(principal);
     res.locals.caller = {
       ownerId: ownerIdOf(req.ctx, ipv6Prefix),
@@ -71,62 +59,50 @@ function authorize(scope: Scope, ipv6Prefix?: number): RequestHandler {
     } satisfies ShopRequestCaller;
     next();
   };
+  return [requireScope(operation, { anonymous: (req) => req.ctx.sandbox }), identify];
 }
 
 export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
-  const { redis, keyPrefix, store, publicBaseUrl } = deps;
-  const barrier = deps.barrier ?? NO_BARRIER;
+  const { store, publicBaseUrl, ipv6LimitPrefix } = deps;
   const now = deps.now ?? (() => new Date());
-  const locationOf = (id: string, sandbox: boolean) => `${publicBaseUrl}${sandbox ? '/sandbox' : ''}/v1/shop-requests/${id}`;
   const router = Router();
 
   // Mounted after authorize and before the quota: a replay answers from the
   // stored response and never counts against the day's quota.
-  const idempotent = idempotency({
-    redis,
-    keyPrefix: `${keyPrefix}shop-requests:`,
-    // A key used on the sandbox must not replay its result for a live call.
-    scope: (req) => `${ownerIdOf(req.ctx, deps.ipv6LimitPrefix)}:${req.ctx.sandbox ? 'sandbox' : 'live'}`,
-    ...(deps.idempotencyLockSeconds ? { lockSeconds: deps.idempotencyLockSeconds } : {}),
-    // The first attempt died after binding its key: answer from what it stored.
-    recover: async ({ resource, req, res }) => {
-      const record = await store.get(resource);
-      if (!record || record.ownerId !== ownerIdOf(req.ctx, deps.ipv6LimitPrefix)) return false;
-      // Read from the master: the attempt that stored it may have died before its replicas had it.
-      await barrier.beforeAnswer(res, record.result.id, req.log).catch((err: unknown) => {
-        res.removeHeader('Idempotent-Replayed');
-        throw err;
-      });
-      res.setHeader('Location', locationOf(record.result.id, req.ctx.sandbox));
-      res.status(201).json(record.result);
-      return true;
+  const accept = createAccept<ShopRequestResult>({
+    publicBaseUrl,
+    readPath: operationOf('getShopRequest').path,
+    ...(deps.barrier ? { barrier: deps.barrier } : {}),
+    idempotency: {
+      redis: deps.redis,
+      keyPrefix: `${deps.keyPrefix}shop-requests:`,
+      // A key used on the sandbox must not replay its result for a live call.
+      scope: (req) => `${ownerIdOf(req.ctx, ipv6LimitPrefix)}:${modeOf(req.ctx)}`,
+      ...(deps.idempotencyLockSeconds ? { lockSeconds: deps.idempotencyLockSeconds } : {}),
+      newId: () => newId('req'),
+      stored: async (id, req) => {
+        const record = await store.get(id);
+        return record && record.ownerId === ownerIdOf(req.ctx, ipv6LimitPrefix) ? record.result : null;
+      },
     },
   });
 
   const create: RequestHandler = async (req, res) => {
-    const parsed = ShopRequestBody.safeParse(req.body);
-    if (!parsed.success) throw await invalidShopRequest(deps, req.ctx, req.body, parsed.error);
-
-    // A retry of a request that was interrupted after binding its key creates the same id.
-    const id = idempotencyOf(res)?.resource ?? newShopRequestId();
     const call = {
-      id,
+      id: accept.idOf(res),
       caller: res.locals.caller as ShopRequestCaller,
       ctx: req.ctx,
       trace: { request_id: req.id, traceparent: req.traceparent },
       at: now(),
       log: req.log,
-      bindIdempotencyKey: async () => {
-        await bindIdempotency(res, id);
-        await barrier.afterBind(res, req.log);
-      },
-      showQuota: (...states: LimitState[]) => setRateLimitHeaders(res, ...states),
     };
-    const result = await createShopRequest(deps, call, parsed.data);
-    await barrier.beforeAnswer(res, result.id, req.log);
-
-    res.setHeader('Location', locationOf(result.id, req.ctx.sandbox));
-    res.status(201).json(result);
+    const { result, quota } = await withOutcome(deps.counters.requests, { mode: modeOf(req.ctx) }, async () => {
+      const parsed = ShopRequestBody.safeParse(req.body);
+      if (!parsed.success) throw await invalidShopRequest(deps, req.ctx, req.body, parsed.error);
+      return createShopRequest(deps, call, parsed.data);
+    });
+    setRateLimitHeaders(res, ...quota);
+    await accept.created(req, res, result.id, result);
   };
 
   const read: RequestHandler = async (req, res) => {
@@ -139,7 +115,13 @@ export function shopRequestRoutes(deps: ShopRequestRoutesDeps): Router {
   };
 
   const env = { publicBaseUrl };
-  router.route('/').post(authorize('requests:write', deps.ipv6LimitPrefix), idempotent, create).all(methodNotAllowed(env, ['POST']));
-  router.route('/:id').get(authorize('requests:read', deps.ipv6LimitPrefix), read).all(methodNotAllowed(env, ['GET']));
+  router
+    .route(routePathOf('createShopRequest'))
+    .post(...authorize('createShopRequest', ipv6LimitPrefix), ...accept.before, create)
+    .all(methodNotAllowed(env, ['POST']));
+  router
+    .route(routePathOf('getShopRequest'))
+    .get(...authorize('getShopRequest', ipv6LimitPrefix), read)
+    .all(methodNotAllowed(env, ['GET']));
   return router;
 }
