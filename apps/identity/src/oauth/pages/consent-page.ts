@@ -10,6 +10,7 @@
 // goes (the redirect's host, or the app on the person's device): a client
 // called "Claude" whose codes land on evil.example says so here.
 import { LIMITS, SERVICE_FACTS, type ApprovalTarget, type ConsentLanguage, type Scope } from '@msa/contracts';
+import { PRODUCT_NAME, escapeHtml, renderPageShell } from '@msa/docs/page-kit';
 
 export type Lang = ConsentLanguage;
 
@@ -18,7 +19,7 @@ const TEXT = {
     htmlLang: 'de',
     title: 'Zugriff erlauben',
     switchTo: 'English',
-    asks: (client: string) => `${client} möchte in Ihrem Namen die Merch-Shop-API nutzen.`,
+    asks: (client: string) => `${client} möchte in Ihrem Namen die ${PRODUCT_NAME} nutzen.`,
     selfDeclared: 'selbst angegeben, nicht geprüft',
     goesTo: 'Die Freigabe geht an:',
     target: (t: ApprovalTarget) =>
@@ -82,7 +83,7 @@ const TEXT = {
     htmlLang: 'en',
     title: 'Allow access',
     switchTo: 'Deutsch',
-    asks: (client: string) => `${client} wants to use the Merch-Shop API on your behalf.`,
+    asks: (client: string) => `${client} wants to use the ${PRODUCT_NAME} on your behalf.`,
     selfDeclared: 'self-declared, not verified',
     goesTo: 'The approval goes to:',
     target: (t: ApprovalTarget) => (t.kind === 'host' ? t.value : t.kind === 'device' ? `an app on your own device (${t.value})` : `the app that opens “${t.value}:” links`),
@@ -140,10 +141,6 @@ const TEXT = {
   },
 } as const;
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** Longer client names are cut: the page names the client, it does not carry its prose. */
 const CLIENT_NAME_MAX = 80;
 
@@ -162,11 +159,8 @@ export function displayName(value: string): string {
 }
 
 
+/** The consent page's own rules, after the kit's palette. */
 const CSS = `
-:root { color-scheme: light dark; --fg: #1d2430; --muted: #5b6472; --bg: #ffffff; --panel: #f4f6f9; --line: #dde2ea; --accent: #0b6bcb; --bad: #b42318; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6e9ef; --muted: #a3acba; --bg: #12161c; --panel: #1b2129; --line: #2c3440; --accent: #6cb2ff; --bad: #ff8a80; } }
-* { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 main { max-width: 34rem; margin: 0 auto; padding: 2rem 1rem 3rem; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 1.25rem; }
 .card + p { margin-top: 1rem; }
@@ -175,7 +169,6 @@ p { margin: 0 0 1rem; overflow-wrap: anywhere; }
 ul { margin: 0 0 1rem; padding-left: 1.25rem; }
 .muted { color: var(--muted); font-size: 0.9rem; }
 .lang { text-align: right; margin: 0 0 0.5rem; font-size: 0.9rem; }
-a { color: var(--accent); }
 label { display: block; font-weight: 600; margin: 0 0 0.3rem; }
 input[type=email], input[type=text] { width: 100%; font: inherit; padding: 0.6rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
 input[name=code] { letter-spacing: 0.3em; font-variant-numeric: tabular-nums; }
@@ -196,23 +189,14 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 function layout(lang: Lang, title: string, body: string, switchHref?: string): string {
   const t = TEXT[lang];
   const switcher = switchHref ? `<p class="lang"><a href="${escapeHtml(switchHref)}" hreflang="${lang === 'de' ? 'en' : 'de'}">${t.switchTo}</a></p>` : '';
-  return `<!doctype html>
-<html lang="${t.htmlLang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)} · Merch-Shop API</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-${switcher}<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>
-`;
+  return renderPageShell({
+    lang: t.htmlLang,
+    title,
+    productInTitle: true,
+    noindex: true,
+    styles: CSS,
+    body: `<main>\n${switcher}<h1>${escapeHtml(title)}</h1>\n${body}\n</main>`,
+  });
 }
 
 export interface ConsentView {

@@ -1,7 +1,7 @@
 // Discovery documents: RFC 8414 authorization-server metadata and RFC 9728
 // protected-resource metadata. Under the sandbox every URL (and the issuer)
 // carries `/sandbox`, so a client that discovers there stays there.
-import { SCOPES } from '@msa/contracts';
+import { PRODUCT_NAME, SCOPES } from '@msa/contracts';
 import { issuerFor } from '../tokens/access-token.js';
 import { OAUTH_PATHS } from '../paths.js';
 import { OFFLINE_ACCESS } from './scopes.js';
@@ -51,7 +51,7 @@ export function protectedResourceMetadata(publicBaseUrl: string, sandbox: boolea
     authorization_servers: [base],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
-    resource_name: resource === 'mcp' ? 'Merch-Shop Agent API (MCP)' : 'Merch-Shop Agent API',
+    resource_name: resource === 'mcp' ? `${PRODUCT_NAME} (MCP)` : PRODUCT_NAME,
     resource_documentation: `${base}/developers`,
   };
 }
