@@ -11,7 +11,7 @@ import {
 } from '@msa/service-kit';
 import { createRedis } from '@msa/service-kit/redis';
 import { createApp, createShopRequestCounters } from './app.js';
-import { createProductCatalog } from './catalog/product-catalog.js';
+import { createProductCatalog, type ProductCatalog } from './catalog/product-catalog.js';
 import type { RequestsConfig } from './config.js';
 import { createIntakeQueue } from './intake/intake-queue.js';
 import { createReconciler } from './intake/reconciler.js';
@@ -36,6 +36,40 @@ async function quit(redis: RedisClient): Promise<void> {
   }
 }
 
+/** The shop requests, quotes, their daily quotas and the privacy index, all under REDIS_KEY_PREFIX. */
+function createStores(config: RequestsConfig, redis: RedisClient) {
+  const prefix = config.REDIS_KEY_PREFIX;
+  const index = createRequestIndex(redis, prefix, config.INTERNAL_AUTH_SECRET);
+  return {
+    index,
+    store: createShopRequestStore(redis, prefix, {
+      index,
+      liveRetentionSeconds: config.SHOP_REQUEST_LIVE_RETENTION_DAYS * 86_400,
+      maxStoredBytes: config.SHOP_REQUEST_MAX_STORED_BYTES,
+    }),
+    quotas: createShopRequestQuotas(redis, prefix, {
+      sandboxPerAddress: config.SANDBOX_REQUESTS_PER_ADDRESS_PER_DAY,
+      livePerDomain: config.LIVE_REQUESTS_PER_DOMAIN_PER_DAY,
+    }),
+    quotes: createQuoteStore(redis, prefix),
+    quoteQuotas: createQuoteQuotas(redis, prefix, {
+      perPrincipal: config.QUOTES_PER_PRINCIPAL_PER_DAY,
+      perAddress: config.QUOTES_PER_ADDRESS_PER_DAY,
+    }),
+  };
+}
+
+/** The catalog's products, read over its internal client and cached. */
+function createCatalog(config: RequestsConfig, logger: Logger): ProductCatalog {
+  const catalogClient = createCatalogClient({
+    baseUrl: config.CATALOG_URL,
+    sign: createInternalSigner(config.INTERNAL_AUTH_SECRET),
+    // Well inside the gateway's patience and the idempotency wait of a duplicate POST.
+    timeoutMs: CATALOG_TIMEOUT_MS,
+  });
+  return createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger });
+}
+
 /** Builds the requests service, starts its reconciler and listens on REQUESTS_PORT and REQUESTS_ADMIN_PORT (0 = a free port, for tests). */
 export async function startService(config: RequestsConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const logger = deps.logger ?? createLogger({ service: 'requests', level: config.LOG_LEVEL });
@@ -47,12 +81,7 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
   const metrics = createMetrics('requests');
   const counters = createShopRequestCounters(metrics);
   const replication = { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS };
-  const index = createRequestIndex(redis, config.REDIS_KEY_PREFIX, config.INTERNAL_AUTH_SECRET);
-  const store = createShopRequestStore(redis, config.REDIS_KEY_PREFIX, {
-    index,
-    liveRetentionSeconds: config.SHOP_REQUEST_LIVE_RETENTION_DAYS * 86_400,
-    maxStoredBytes: config.SHOP_REQUEST_MAX_STORED_BYTES,
-  });
+  const { index, store, quotas, quotes, quoteQuotas } = createStores(config, redis);
   const intake = createIntakeQueue({
     connection: queueRedis,
     prefix: config.QUEUE_PREFIX,
@@ -60,18 +89,6 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     backoffMs: config.INTAKE_BACKOFF_MS,
     logger,
     replication,
-  });
-  const catalogClient = createCatalogClient({
-    baseUrl: config.CATALOG_URL,
-    sign: createInternalSigner(config.INTERNAL_AUTH_SECRET),
-    // Well inside the gateway's patience and the idempotency wait of a duplicate POST.
-    timeoutMs: CATALOG_TIMEOUT_MS,
-  });
-  const catalog = createProductCatalog({ listAllProducts: (ctx) => catalogClient.listAllProducts(ctx), logger });
-
-  const quotas = createShopRequestQuotas(redis, config.REDIS_KEY_PREFIX, {
-    sandboxPerAddress: config.SANDBOX_REQUESTS_PER_ADDRESS_PER_DAY,
-    livePerDomain: config.LIVE_REQUESTS_PER_DOMAIN_PER_DAY,
   });
   const app = createApp({
     logger,
@@ -81,16 +98,13 @@ export async function startService(config: RequestsConfig, deps: ServiceDeps = {
     keyPrefix: config.REDIS_KEY_PREFIX,
     store,
     quotas,
-    quotes: createQuoteStore(redis, config.REDIS_KEY_PREFIX),
-    quoteQuotas: createQuoteQuotas(redis, config.REDIS_KEY_PREFIX, {
-      perPrincipal: config.QUOTES_PER_PRINCIPAL_PER_DAY,
-      perAddress: config.QUOTES_PER_ADDRESS_PER_DAY,
-    }),
+    quotes,
+    quoteQuotas,
     quoteLifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
     idempotencyLockSeconds: config.IDEMPOTENCY_LOCK_SECONDS,
     ipv6LimitPrefix: config.IPV6_LIMIT_PREFIX,
     replication,
-    catalog,
+    catalog: createCatalog(config, logger),
     intake,
     metrics,
     counters,

@@ -202,6 +202,35 @@ export async function allShopRequestIds(redis: RedisClient, prefix: string): Pro
 }
 const pendingKeyOf = (prefix: string) => `${prefix}shop-requests:pending`;
 
+/** The hash fields a record is stored as. */
+function recordFieldsOf({ result, body, ownerId, intake, trace, submitter, quote }: StoredShopRequest): Record<string, string> {
+  return {
+    result: JSON.stringify(result),
+    body: JSON.stringify(body),
+    owner: ownerId,
+    intake,
+    trace: JSON.stringify(trace),
+    // Stored with the request, so the reconciler's job carries it too.
+    ...(submitter ? { submitter: JSON.stringify(submitter) } : {}),
+    ...(quote ? { quote: JSON.stringify(quote) } : {}),
+  };
+}
+
+/** The record a hash holds; null for no record, or a claim not stored yet. */
+function recordOfFields(raw: Record<string, string>): StoredShopRequest | null {
+  if (!raw.result || !raw.body || !raw.owner) return null;
+  return {
+    result: ShopRequestResult.parse(JSON.parse(raw.result)),
+    body: ShopRequestBody.parse(JSON.parse(raw.body)),
+    ownerId: raw.owner,
+    intake: (raw.intake as IntakeState | undefined) ?? Intake.pending,
+    trace: RequestTrace.parse(JSON.parse(raw.trace ?? '{}')),
+    ...(raw.submitter ? { submitter: ConfirmedSubmitter.parse(JSON.parse(raw.submitter)) } : {}),
+    ...(raw.quote ? { quote: Quote.parse(JSON.parse(raw.quote)) } : {}),
+    ...(raw.erased_at ? { erasedAt: raw.erased_at } : {}),
+  };
+}
+
 export function createShopRequestStore(
   redis: RedisClient,
   prefix: string,
@@ -227,17 +256,9 @@ export function createShopRequestStore(
       await step('claim', id, [String(CLAIM_TTL_SECONDS), 'owner', ownerId, 'day', day, 'mode', mode, ...counted]);
     },
 
-    async create({ result, body, ownerId, intake, trace, submitter, quote }) {
-      const fields = {
-        result: JSON.stringify(result),
-        body: JSON.stringify(body),
-        owner: ownerId,
-        intake,
-        trace: JSON.stringify(trace),
-        // Stored with the request, so the reconciler's job carries it too.
-        ...(submitter ? { submitter: JSON.stringify(submitter) } : {}),
-        ...(quote ? { quote: JSON.stringify(quote) } : {}),
-      };
+    async create(record) {
+      const { result, body, ownerId, intake, submitter } = record;
+      const fields = recordFieldsOf(record);
       const bytes = storedBytesOf(fields);
       if (bytes > maxStoredBytes) throw new StoredRecordTooLarge(result.id, bytes, maxStoredBytes);
       const sandbox = intake === Intake.none;
@@ -254,18 +275,7 @@ export function createShopRequestStore(
     },
 
     async get(id) {
-      const raw = await redis.hgetall(recordKey(id));
-      if (!raw.result || !raw.body || !raw.owner) return null;
-      return {
-        result: ShopRequestResult.parse(JSON.parse(raw.result)),
-        body: ShopRequestBody.parse(JSON.parse(raw.body)),
-        ownerId: raw.owner,
-        intake: (raw.intake as IntakeState | undefined) ?? Intake.pending,
-        trace: RequestTrace.parse(JSON.parse(raw.trace ?? '{}')),
-        ...(raw.submitter ? { submitter: ConfirmedSubmitter.parse(JSON.parse(raw.submitter)) } : {}),
-        ...(raw.quote ? { quote: Quote.parse(JSON.parse(raw.quote)) } : {}),
-        ...(raw.erased_at ? { erasedAt: raw.erased_at } : {}),
-      };
+      return recordOfFields(await redis.hgetall(recordKey(id)));
     },
 
     async abandon(id) {
