@@ -7,7 +7,13 @@
 // (the last step of each job) counting deliveries. CPU time of every process
 // and the commands Redis ran are taken over that same window and divided by
 // the requests delivered in it.
+//
+// The one-process drain is followed by the same drain for the reference
+// (reference-worker.mjs: bare BullMQ + nodemailer, the same jobs, the same
+// two messages to the same sink, one list entry each), whose CPU per
+// delivery the worker's is judged against.
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { INTAKE_QUEUE, INTAKE_LIST_STREAM } from '@msa/contracts';
 import { Queue } from 'bullmq';
 import { intakeJobOptions, RequestsEnv } from '@msa/requests';
@@ -18,12 +24,13 @@ import { commandCalls, commandsBetween } from './redis-private.mjs';
 import { recordIdleAfter } from './rss-sampler.mjs';
 
 const POLL_MS = 50;
+const REFERENCE_WORKER = fileURLToPath(new URL('./reference-worker.mjs', import.meta.url));
 // The producer's job options at its configured defaults, read from its env schema.
 const INTAKE_ATTEMPTS = RequestsEnv.shape.INTAKE_ATTEMPTS.parse(undefined);
 const INTAKE_BACKOFF_MS = RequestsEnv.shape.INTAKE_BACKOFF_MS.parse(undefined);
 
-async function fillQueue(redis, prefix, jobs) {
-  const queue = new Queue(INTAKE_QUEUE, {
+async function fillQueue(redis, prefix, jobs, name = INTAKE_QUEUE) {
+  const queue = new Queue(name, {
     connection: redis,
     prefix,
     // The producer's own options, so the worker sees the same jobs as in production.
@@ -36,11 +43,54 @@ async function fillQueue(redis, prefix, jobs) {
     const batch = [];
     for (let j = i; j < Math.min(jobs, i + CHUNK); j++) {
       const data = buildIntakeJob(j, 'msa_client_bench');
-      batch.push({ name: INTAKE_QUEUE, data, opts: { jobId: data.request_id } });
+      batch.push({ name, data, opts: { jobId: data.request_id } });
     }
     await queue.addBulk(batch);
   }
   return queue;
+}
+
+/**
+ * Resumes nothing, only watches: from the first delivery to the last, the
+ * CPU of `participants` and the commands Redis ran, less the bench's own
+ * polls (`poll`: the command `delivered` uses).
+ */
+async function measureDrain({ redis, countCommands, queue, jobs, workers, participants, delivered: countDelivered, poll, maxSeconds }) {
+  const deadline = Date.now() + maxSeconds * 1_000;
+  let first = null;
+  let cpu = null;
+  let callsBefore = null;
+  let delivered = 0;
+  let failed = 0;
+  let polls = 0;
+  let pollsInWindow = 0;
+  let end = null;
+  while (Date.now() < deadline) {
+    const dead = workers.find((w) => !w.running);
+    if (dead) throw new Error(`${dead.name} exited during the run:\n${dead.output()}`);
+    delivered = await countDelivered();
+    const now = performance.now();
+    if (first === null && delivered > 0) {
+      // The window opens at the first delivery: start-up and the first job's connections are not counted.
+      first = { at: now, delivered };
+      cpu = startCpuWatch(participants);
+      callsBefore = countCommands ? await commandCalls(redis) : null;
+    } else if (first !== null) {
+      pollsInWindow++;
+    }
+    if (++polls % 10 === 0) failed = await queue.getFailedCount();
+    if (delivered + failed >= jobs) {
+      end = now;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  const cpuShares = cpu ? cpu.stop() : [];
+  // The bench's own polls are taken off; its few failed-count checks (one per 10 polls) stay in, well under 1 %.
+  const callsAfter = callsBefore ? await commandCalls(redis) : null;
+  const redisCommands = callsBefore ? commandsBetween(callsBefore, callsAfter, { [poll]: pollsInWindow }) : null;
+  failed = await queue.getFailedCount();
+  return { first, end, stoppedAt: end ?? performance.now(), delivered, failed, cpuShares, callsBefore, callsAfter, redisCommands, pollsInWindow };
 }
 
 /** One measured drain of `jobs` queued requests by `processes` worker processes. */
@@ -98,42 +148,9 @@ export async function runIntakeDrain({ root, redis, countCommands, redisEnv, red
     ...workers.map((w, i) => ({ name: `worker ${i + 1}`, pid: w.pid })),
     ...redisPids,
   ];
-  const deadline = Date.now() + settings.maxSeconds * 1_000;
-  let first = null;
-  let cpu = null;
-  let callsBefore = null;
-  let delivered = 0;
-  let failed = 0;
-  let polls = 0;
-  let pollsInWindow = 0;
-  let end = null;
-  while (Date.now() < deadline) {
-    const dead = workers.find((w) => !w.running);
-    if (dead) throw new Error(`an intake worker exited during the run:\n${dead.output()}`);
-    delivered = await redis.xlen(listKey);
-    const now = performance.now();
-    if (first === null && delivered > 0) {
-      // The window opens at the first delivery: start-up and the first job's connections are not counted.
-      first = { at: now, delivered };
-      cpu = startCpuWatch(participants);
-      callsBefore = countCommands ? await commandCalls(redis) : null;
-    } else if (first !== null) {
-      pollsInWindow++;
-    }
-    if (++polls % 10 === 0) failed = await queue.getFailedCount();
-    if (delivered + failed >= jobs) {
-      end = now;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-  const cpuShares = cpu ? cpu.stop() : [];
-  // The bench's own XLEN polls are taken off; its few failed-count checks (one per 10 polls) stay in, well under 1 %.
-  const callsAfter = callsBefore ? await commandCalls(redis) : null;
-  const redisCommands = callsBefore ? commandsBetween(callsBefore, callsAfter, { xlen: pollsInWindow }) : null;
-  failed = await queue.getFailedCount();
-  const stoppedAt = end ?? performance.now();
-
+  const window = await measureDrain({ redis, countCommands, queue, jobs, workers, participants, delivered: () => redis.xlen(listKey), poll: 'xlen', maxSeconds: settings.maxSeconds });
+  const { cpuShares, callsBefore, callsAfter, redisCommands, pollsInWindow, first, stoppedAt, end } = window;
+  const { delivered, failed } = window;
   for (const worker of workers) {
     sampler.unwatch(worker.pid);
     await worker.stop(15_000);
@@ -174,5 +191,66 @@ export async function runIntakeDrain({ root, redis, countCommands, redisEnv, red
     emails: sink.received() - sentBefore,
     queuePrefix,
     cpu: cpuShares,
+    // The same jobs for the bare reference, right after the one-process drain.
+    reference: processes === 1 ? await runReferenceDrain({ root, redis, countCommands, redisEnv, redisPids, keyPrefix, label, jobs, sink, sampler, services, settings, log }) : null,
+  };
+}
+
+/** Resolves once `service` printed `line`; fails when it exits first. */
+async function waitForLine(service, line, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!service.output().includes(line)) {
+    if (!service.running) throw new Error(`${service.name} exited before it was ready:\n${service.output()}`);
+    if (Date.now() > deadline) throw new Error(`${service.name} was not ready within ${timeoutMs} ms:\n${service.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The one-process drain again, for reference-worker.mjs: the same number of
+ * the same jobs on a queue of its own, the same sink, the same V8 flags.
+ * Needs one Redis URL (not measured on a Cluster).
+ */
+async function runReferenceDrain({ root, redis, countCommands, redisEnv, redisPids, keyPrefix, label, jobs, sink, sampler, services, settings, log }) {
+  if (!redisEnv.REDIS_URL) return null;
+  const queuePrefix = `{${keyPrefix.replace(/[{}:]/g, '')}-${label}-reference}`;
+  const listKey = `${keyPrefix}${label}:reference-list`;
+  log(`reference (bare BullMQ + nodemailer): queueing ${jobs} live shop requests (queue paused)`);
+  const queue = await fillQueue(redis, queuePrefix, jobs);
+  const sentBefore = sink.received();
+  const name = 'reference worker';
+  const env = {
+    NODE_ENV: 'production',
+    REDIS_URL: redisEnv.REDIS_URL,
+    REFERENCE_QUEUE: INTAKE_QUEUE,
+    REFERENCE_QUEUE_PREFIX: queuePrefix,
+    REFERENCE_LIST_KEY: listKey,
+    REFERENCE_CONCURRENCY: String(settings.concurrency),
+    SMTP_URL: sink.url,
+    MAIL_FROM: 'Merch-Shop Anfragen <anfragen@bench.example.com>',
+    OPERATOR_EMAIL: 'team@bench.example.com',
+  };
+  const reference = spawnService(root, { name, script: REFERENCE_WORKER, env, nodeOptions: settings.nodeOptions });
+  services.push(reference);
+  sampler.watch(name, reference.pid);
+  await waitForLine(reference, 'ready reference-worker');
+  await queue.resume();
+
+  const participants = [{ name: 'bench (SMTP sink)', pid: process.pid }, { name, pid: reference.pid }, ...redisPids];
+  const window = await measureDrain({ redis, countCommands, queue, jobs, workers: [reference], participants, delivered: () => redis.llen(listKey), poll: 'llen', maxSeconds: settings.maxSeconds });
+  sampler.unwatch(reference.pid);
+  await reference.stop(15_000);
+  await queue.close();
+  const inWindow = window.first ? window.delivered - window.first.delivered : 0;
+  const seconds = window.first ? (window.stoppedAt - window.first.at) / 1_000 : Number.NaN;
+  return {
+    cpuPerDelivery: inWindow > 0 ? cpuPer(window.cpuShares, name, 1) / inWindow : Number.NaN,
+    redisCommandsPerDelivery: window.redisCommands === null || inWindow === 0 ? Number.NaN : window.redisCommands / inWindow,
+    perSecond: seconds > 0 ? inWindow / seconds : 0,
+    delivered: window.delivered,
+    failed: window.failed,
+    drained: window.end !== null,
+    emails: sink.received() - sentBefore,
+    cpu: window.cpuShares,
   };
 }

@@ -27,7 +27,8 @@ export function buildIntakeJob(i, ownerId) {
       name: org.name,
       type: org.type,
       contact_name: 'Erika Mustermann',
-      email: `kontakt+${i}@example.com`,
+      // One mailbox per request: a shared one would have its confirmations held back after the third.
+      email: `kontakt-${i}@example.com`,
       phone: '+49 30 1234567',
     },
     shop_name: `${org.name} Fanshop ${i}`,
