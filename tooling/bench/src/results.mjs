@@ -122,7 +122,22 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
       // The judged figures are the one-process drain's.
       cpu_us_per_delivery: round(i.one.cpuPerDelivery, 0),
       redis_commands_per_delivery: round(i.one.redisCommandsPerDelivery, 2),
+      cpu_ratio_to_reference: round(i.one.cpuPerDelivery / (i.one.reference?.cpuPerDelivery ?? Number.NaN), 3),
     };
+    const ref = i.one.reference;
+    if (ref) {
+      out.reference = {
+        ...out.reference,
+        worker: {
+          cpu_us_per_delivery: round(ref.cpuPerDelivery, 0),
+          deliveries_per_s: round(ref.perSecond, 0),
+          redis_commands_per_delivery: round(ref.redisCommandsPerDelivery, 2),
+          delivered: ref.delivered,
+          failed: ref.failed,
+          emails: ref.emails,
+        },
+      };
+    }
   }
 
   const u = measured.uploads;
