@@ -34,7 +34,9 @@ export const TARGETS = {
   intakePerSecond: 300,
   intakeCpuUsPerDelivery: 3_000,
   intakeTwoToOne: 1.6,
-  intakeRedisCommandsPerDelivery: 25,
+  intakeRedisCommandsPerDelivery: 35,
+  /** Worker CPU per delivery ≤ 1.5 × a bare BullMQ + nodemailer worker's for the same jobs and messages (reference-worker.mjs). */
+  intakeCpuRatioToReference: 1.5,
   rssLoadMb: { catalog: 120, identity: 120, gateway: 120, 'intake-worker': 150 },
   rssIdleMb: 75,
   /** Issue 21: another caller's read p99 during 300 slow uploads ≤ 2 × its p99 before, */
@@ -150,13 +152,20 @@ function intakeTable(one, two, s, topology, redisNote) {
       check('1 process: worker CPU per delivery', us(one.cpuPerDelivery), `<= ${fmt(TARGETS.intakeCpuUsPerDelivery)} µs`, Number.isFinite(one.cpuPerDelivery) ? one.cpuPerDelivery <= TARGETS.intakeCpuUsPerDelivery : null),
       info('1 process: Redis / SMTP sink CPU per delivery', `${us(one.redisCpuPerDelivery)} / ${us(one.sinkCpuPerDelivery)}`),
       check('1 process: Redis commands per delivery', commands, `<= ${TARGETS.intakeRedisCommandsPerDelivery}`, Number.isFinite(one.redisCommandsPerDelivery) ? one.redisCommandsPerDelivery <= TARGETS.intakeRedisCommandsPerDelivery : null),
+      info('reference (bare BullMQ + nodemailer): CPU per delivery', one.reference ? `${us(one.reference.cpuPerDelivery)}; ${fmt(one.reference.perSecond)}/s, ${fmt(one.reference.emails)} e-mails` : 'n/a'),
+      ratioRow('worker CPU per delivery ÷ bare BullMQ + nodemailer reference', one.cpuPerDelivery / (one.reference?.cpuPerDelivery ?? Number.NaN), '<=', TARGETS.intakeCpuRatioToReference),
       info('2 processes: delivered', row(two)),
       info('2 processes: shop requests/s', fmt(two.perSecond)),
       info('2 processes: worker CPU per delivery', us(two.cpuPerDelivery)),
       ratioRow('2 processes / 1 process', ratio, '>=', TARGETS.intakeTwoToOne),
       check('every request delivered, 2 e-mails each', complete(one) && complete(two) ? 'yes' : 'no', 'yes', complete(one) && complete(two)),
     ],
-    [formatCpu('the 1-process drain', one.cpu), formatCpu('the 2-process drain', two.cpu), ...(redisNote ? [redisNote] : [])],
+    [
+      formatCpu('the 1-process drain', one.cpu),
+      ...(one.reference ? [formatCpu('the reference drain', one.reference.cpu)] : []),
+      formatCpu('the 2-process drain', two.cpu),
+      ...(redisNote ? [redisNote] : []),
+    ],
   );
 }
 
