@@ -136,6 +136,14 @@ function wire(): void {
     }
     onClick(target);
   });
+  // The shop name follows the organization name until the person types one.
+  app.addEventListener('input', (e) => {
+    const field = e.target as HTMLInputElement;
+    const shop = app.querySelector<HTMLInputElement>('#r-shop');
+    if (!shop) return;
+    if (field.id === 'r-shop') shop.dataset.typed = 'true';
+    if (field.id === 'r-name' && shop.dataset.typed !== 'true') shop.value = field.value.trim() ? `${field.value.trim()} Shop` : '';
+  });
   bridge.onRequest('ui/resource-teardown', () => ({}));
   bridge.onRequest('ping', () => ({}));
   bridge.onNotification('ui/notifications/tool-input', (p) => {
