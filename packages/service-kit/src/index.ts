@@ -1,3 +1,4 @@
+// @module The kit's main entry, `@msa/service-kit`: every module here except the Redis-backed subpaths (`/redis`, `/limits`) and the fetch policy (`/address-policy`, `/public-fetch`)
 import './types.js';
 
 export * from './address-key.js';
