@@ -1,3 +1,4 @@
+// @module `limitKeyOfAddress(address, { ipv6Prefix })`: the key a per-address limit counts a client under; IPv6 by its prefix (`IPV6_LIMIT_PREFIX`, default /64), an IPv4-mapped address as its IPv4
 /*
  * The key a per-address limit counts a client under. One IPv6 subscriber
  * usually holds a whole /64 (often more), so counting each IPv6 address on

@@ -1,3 +1,4 @@
+// @module No I/O. `forbiddenRange(address)`: the `ipaddr.js` range that makes an address not public (private, loopback, link-local, metadata, IPv4-embedding IPv6 forms, …) or null; `createAddressPolicy({ allowPrivate, allowed })` and `parseCidrList` for a fetch's exceptions; `isNonPublicUrl(url)`: a URL whose host cannot be public, read without DNS
 /*
  * Which addresses a fetch of a caller-supplied URL may connect to (a logo,
  * a Client ID Metadata Document). Logo URLs come from

@@ -1,3 +1,4 @@
+// @module `createAdminApp(metrics, { publicBaseUrl, logger })`: the admin port (`/metrics`, `/healthz`, JSON 404); `listenWithAdmin(app, metrics, { port, adminPort, host, publicBaseUrl })` listens on both and closes both
 import express, { type Express } from 'express';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { closeServer, listen, type Listening } from './http.js';

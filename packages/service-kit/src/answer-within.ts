@@ -1,3 +1,4 @@
+// @module `answerWithin(work, ms, what)`: the work's own outcome, or an error naming `what` after `ms`, for calls that take no AbortSignal (ioredis, BullMQ); the work is not cancelled
 import { once } from 'node:events';
 
 /**

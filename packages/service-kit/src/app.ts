@@ -1,3 +1,4 @@
+// @module `createServiceApp({ service, logger, publicBaseUrl, internalAuthSecret, ready, metrics, formBodies })` then mount routes, then `finishServiceApp(app, …)` for the 404 and error envelopes
 import { BOUNDS, type ServiceName } from '@msa/contracts';
 import express, { type Express, type RequestHandler } from 'express';
 import { bodyDeadline } from './body-deadline.js';

@@ -1,3 +1,4 @@
+// @module `bodyDeadline({ deadlineMs })`: a total time limit for receiving a request body (default `DEFAULT_BODY_DEADLINE_MS`, 15 s) that no byte resets, unlike Node's idle timers
 // A total time limit for receiving a request body. body-parser's and Node's
 // own timers are idle timers: each byte resets them, so a client sending one
 // byte every few seconds holds the request (and whatever it pins) for as long

@@ -1,3 +1,4 @@
+// @module `getOrBuild(cache, key, limit, build)`: a memo whose keys come from outside, oldest entry out first, so the map cannot grow without bound
 /**
  * The value of `key` in `cache`, built with `build` when missing and kept,
  * the oldest entry going first once `limit` are kept. For memos whose keys

@@ -1,3 +1,4 @@
+// @module `sendCacheable(req, res, body)`: strong ETag of the exact bytes, `Cache-Control`, 304 on a matching `If-None-Match`
 // Conditional GET for the read resources, so an agent that polls sends back
 // the ETag and gets an empty 304 while nothing changed. The ETag is strong:
 // a hash of the exact bytes sent. Bodies are deterministic for one loaded copy

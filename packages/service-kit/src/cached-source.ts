@@ -1,3 +1,4 @@
+// @module `createCachedSource`: the last good copy of a data source in memory, refreshed after `refreshMs`, a failing source left alone for `retryMs`
 // Keeps the last good copy of a source in memory. A copy is served for
 // `refreshMs`; the next call after that asks the source again (one request at
 // a time, however many callers wait). When the source fails, callers get the

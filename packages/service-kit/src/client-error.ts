@@ -1,3 +1,4 @@
+// @module `createClientErrorHandler({ publicBaseUrl })`: the `clientError` listener `listen` installs; requests Node's parser refuses get the envelope (400, 408, 413, 431) with `Connection: close` instead of a bare status line
 // Node's HTTP parser refuses some requests before express sees them (an
 // unknown method, a NUL byte in the path, 16 kB of headers, a request that
 // never finishes) and by default answers with a bare status line. The API

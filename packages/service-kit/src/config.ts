@@ -1,3 +1,4 @@
+// @module `loadConfig(schema)`: parses the environment once with zod and throws one `ConfigError` naming every bad variable (an empty string counts as unset); `CommonEnv`, `RedisEnv` and friends to `.extend()`; `describeEnv(schema)` feeds `pnpm docs:env`
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_IPV6_LIMIT_PREFIX } from './address-key.js';

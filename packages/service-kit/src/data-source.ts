@@ -1,3 +1,4 @@
+// @module `createFileSource` / `createHttpSource`: a data file or JSON feed, parsed whole with zod or rejected
 // Sources of read-only data that a service keeps in memory (the catalog, the
 // shop list): a data file shipped with the app or an HTTP JSON feed, each
 // answering the whole list, parsed and checked, or throwing. A feed that is

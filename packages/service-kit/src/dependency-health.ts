@@ -1,3 +1,4 @@
+// @module `createDependencyHealth(metrics, probes, { timeoutMs, maxAgeMs })`: each dependency probed within a deadline, the report cached briefly and exported as a gauge
 import { Gauge } from 'prom-client';
 import { answerWithin } from './answer-within.js';
 import type { Metrics } from './metrics.js';

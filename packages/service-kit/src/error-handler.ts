@@ -1,3 +1,4 @@
+// @module `errorHandler` (AppError as is, ZodError → 422, bad JSON → 400, too large → 413, too deep → 400, Redis unreachable → 503 with `Retry-After`, anything else → 500 revealing nothing), `notFoundHandler`, `methodNotAllowed`, `requireContentType`, `sendError`, `buildEnvelope`, `serviceUnavailableError`
 import { BOUNDS, ERROR_CODES, errorDocsUrl, type ErrorCode, type ErrorEnvelope, type FieldProblem } from '@msa/contracts';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';

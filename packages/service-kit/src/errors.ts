@@ -1,3 +1,4 @@
+// @module `AppError(status, code, message, { hint, fields, headers })`, `appError(code, message)` (status from the contracts registry), `parseOr(schema, value, code)`, `toFieldProblems(zodError)` (dotted paths)
 import { ERROR_CODES, type ErrorCode, type FieldProblem } from '@msa/contracts';
 import type { z } from 'zod';
 

@@ -1,3 +1,4 @@
+// @module `healthRoutes({ ready })`: `/healthz` (no I/O) and `/readyz` (503 while `ready()` throws)
 import { Router } from 'express';
 
 export interface HealthOptions {

@@ -1,3 +1,4 @@
+// @module `listen(app, port, { host, publicBaseUrl })` → `{ server, port, url }` (port 0 = a free port); `closeServer(server)` stops accepting, lets in-flight requests finish and closes keep-alive sockets as they go idle
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';

@@ -1,3 +1,4 @@
+// @module `idempotency({ redis, keyPrefix, scope, lockSeconds?, bodyCodec?, recover?, onceOnly? })`: `Idempotency-Key` replay within 24 h, 409 for another body or a duplicate still running; crash-safe with `bindIdempotency(res, id)` before the handler commits and `recover` for a retry of an attempt that died
 // Idempotency-Key support (the Stripe model): the same key and body within
 // 24 h replays the first response; the same key with another body is 409;
 // a concurrent duplicate waits for the first to finish and replays it.

@@ -1,3 +1,4 @@
+// @module `createInternalSigner(secret)` → `(audience, ctx) => jwt` (HS256, 60 s, audience = the called service); `internalAuth(secret, service)` middleware → `req.ctx: CallContext` or 401
 // X-Internal-Auth: how a service knows a call came through the gateway (or
 // another service) and on whose behalf. The token signs what stays the same
 // across a principal's requests (principal, sandbox, client address,

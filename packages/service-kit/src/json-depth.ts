@@ -1,3 +1,4 @@
+// @module `jsonDepthExceeds(value, max)` (iterative, so it cannot overflow itself), `limitJsonDepth()` middleware after a JSON parser → 400
 // JSON.parse copes with any nesting, but JSON.stringify, zod and the MCP SDK
 // recurse and overflow the stack on a body nested a few thousand deep. The
 // bodies we accept are shallow, so a parsed body is measured once, without

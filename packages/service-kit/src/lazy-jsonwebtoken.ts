@@ -1,3 +1,4 @@
+// @module `jsonwebtoken()`: the library required on first use, so a process that never verifies a foreign token never loads it, nor the semver it brings
 import { createRequire } from 'node:module';
 import type Jwt from 'jsonwebtoken';
 

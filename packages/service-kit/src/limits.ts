@@ -1,3 +1,4 @@
+// @module `createWindowLimiter` (per minute), `createDailyQuota` (UTC day, units named by the work they count), `createFailureLimiter`, `createBackoffLimiter`, `setRateLimitHeaders` / `rateLimitHeaders` (IETF `RateLimit-Policy`/`RateLimit`), `rateLimitedError` (429 + `Retry-After`), `nextUtcMidnight`, `secondsUntilUtcMidnight`, `utcDay`
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import type { RedisClient } from './redis.js';

@@ -1,3 +1,4 @@
+// @module `mailboxKey(address)`: the mailbox an address reaches, as quotas count people (contracts' `normalizeEmail`, then `+tag` and Gmail's dots dropped); `mailboxDomain(address)`
 /*
  * The mailbox an e-mail address reaches, as quotas count people. Mail
  * providers deliver `erika+shop@…` to `erika@…`, and Gmail ignores dots in

@@ -1,3 +1,4 @@
+// @module `withOutcome(counter, labels, work, success?)`: counts what became of a request once, where it is answered: `created` (or what `success` names), `invalid`, `rate_limited` or `unavailable` from the error's code
 // Counting what became of a request once, where it is answered: the use case
 // throws or returns, and the error's code says which outcome it was. A use
 // case that counted at each of its exits would miss the exit added next.

@@ -1,3 +1,4 @@
+// @module `renderPlaceholderSvg({ width, height, fill, ink, title, subtitle })`, `escapeXml`: the generated product and shop pictures
 // A self-contained SVG placeholder image: a coloured card with a title and a
 // subtitle. Every text is escaped; the services send it with a CSP that
 // forbids scripts, so a name from a data feed can never run in a browser.

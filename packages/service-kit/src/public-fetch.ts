@@ -1,3 +1,4 @@
+// @module `fetchPublic(url, { policy, maxBytes, timeoutMs, maxRedirects })`: a GET that checks every resolved address against the policy, pins the connection to it and re-checks each redirect; re-exports `address-policy`
 /*
  * A GET of a caller-supplied URL that cannot be steered into the private
  * network: the host name is resolved here, every address is checked against

@@ -1,3 +1,4 @@
+// @module `isRedisUnavailable(err)`: whether an error means Redis cannot be reached right now (ioredis's retry, connection, offline-queue, timeout and cluster errors, `LOADING`, `CLUSTERDOWN`), without loading ioredis
 // Which errors mean "Redis cannot be reached right now". Apart from redis.ts
 // so that the error handler every service uses can ask without loading ioredis.
 

@@ -1,3 +1,4 @@
+// @module `waitForReplicas(redis, keys, { replicas, timeoutMs })`: Redis `WAIT` on the connection that wrote each key's slot, so a write is on n replicas before it is promised; `ReplicasNotAcknowledgedError`
 // A replication barrier: Redis acknowledges a write on the master alone and
 // copies it to the replicas afterwards, so a master that dies in between
 // takes the write with it and the promoted replica never saw it. `WAIT n t`,

@@ -1,3 +1,4 @@
+// @module `createRedis(topology, 'api' | 'worker', { logger, label })`: api connections fail fast, worker connections wait; connection errors logged through pino at most once per 10 s; `throttledLog`, `pingRedis`; re-exports the replication barrier
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { answerWithin } from './answer-within.js';
 import type { RedisTopology } from './config.js';

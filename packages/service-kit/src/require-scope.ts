@@ -1,3 +1,4 @@
+// @module `requireScope(operationId)`: a service's own check of an operation's credentials and scope, read from the contracts operation table; `routePathOf(operationId)`, `operationOf(operationId)`
 // A service's own check of what the gateway already checked, read from the
 // operation table in contracts, so a scope or a path is written once: the
 // service stays safe when another route reaches it, and cannot disagree with

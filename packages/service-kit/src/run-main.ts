@@ -1,3 +1,4 @@
+// @module `runMain({ service, env, start, listening?, beforeStart? })`: the process of every service's main.ts: config, telemetry, start, the `listening` line, shutdown on SIGTERM
 // The process of every service: parse its environment, start tracing and the
 // service, log that it listens, and stop it on SIGTERM. Each app's main.ts
 // calls this with what differs: its name, schema, start function and the

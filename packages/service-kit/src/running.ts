@@ -1,3 +1,4 @@
+// @module `RunningService`: what every app's `startService(config)` returns (`url`, `port`, `adminUrl`, `close()`)
 /** What `startService(config)` of every app returns. */
 export interface RunningService {
   url: string;

@@ -1,3 +1,4 @@
+// @module `createSealedText(secret, purpose)`: AES-256-GCM seal and open for text that passes through Redis unreadable there, under a key derived from INTERNAL_AUTH_SECRET and a purpose
 // Text that must pass through Redis without being readable there (a one-time
 // code and its address on the mail queue): AES-256-GCM under a key derived
 // from the shared INTERNAL_AUTH_SECRET and a purpose, so a copy of Redis

@@ -1,3 +1,4 @@
+// @module `onShutdown(logger, closers, { deadlineMs, exit })`: SIGTERM/SIGINT/uncaught → closers in order, exit 0, or 1 when a closer fails or the deadline passes; `exitOnStartupError`
 import type { Logger } from './logger.js';
 
 export type Closer = () => Promise<unknown> | unknown;

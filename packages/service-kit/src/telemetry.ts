@@ -1,3 +1,4 @@
+// @module `startTelemetry(service, { endpoint })`: OpenTelemetry traces over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, a no-op otherwise; returns the function that flushes and stops it
 // OpenTelemetry tracing, switched on by OTEL_EXPORTER_OTLP_ENDPOINT. The SDK
 // and its instrumentations are loaded with import() only when an endpoint is
 // given, so a service without a collector neither loads nor pays for them.

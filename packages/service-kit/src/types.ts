@@ -1,3 +1,4 @@
+// @module The fields every service adds to express's `Request`: `id`, `traceparent`, `log`, `ctx`
 import type { CallContext } from '@msa/contracts';
 import type { Logger } from 'pino';
 
