@@ -1,3 +1,4 @@
+// @module `createLogger({ service, level, destination })`: pino JSON lines with `service`; credentials and e-mail bodies redacted by configuration (`REDACT_PATHS`)
 import { pino, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
