@@ -1,3 +1,4 @@
+// @module `createMetrics(service)`: own prom-client registry, default process metrics, `http_request_duration_seconds{method,route,status}`, `GET /metrics` (mounted by `createAdminApp` only), `counter()`/`histogram()` helpers
 import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Router } from 'express';
 import { Router as createRouter } from 'express';
