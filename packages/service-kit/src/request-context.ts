@@ -1,3 +1,4 @@
+// @module `requestContext(logger)`: `req.id` (the caller's valid `X-Request-Id` or a new one), `req.traceparent` (W3C, same trace, new span), `req.log` child logger with `requestId` and `traceId`; echoes `X-Request-Id`
 import { randomFillSync } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { CallContext, SignedCallContext } from '@msa/contracts';
