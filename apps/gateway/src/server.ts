@@ -13,13 +13,14 @@ import {
   type RunningService,
 } from '@msa/service-kit';
 import { createRedis, pingRedis } from '@msa/service-kit/redis';
-import { createFailureLimiter, createWindowLimiter } from '@msa/service-kit/limits';
+import { createFailureLimiter } from '@msa/service-kit/limits';
 import { createAdminApp, createApp, type GatewayDeps, type UpstreamName } from './app.js';
 import { createKeyResolver } from './auth/key-resolver.js';
 import { createTokenVerifier } from './auth/token-verifier.js';
 import { createGrantStatus } from './auth/grant-status.js';
 import type { GatewayConfig } from './config.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
+import { createLeasedWindowLimiter } from './limits/leased-window.js';
 
 export interface GatewayServiceDeps {
   logger?: Logger;
@@ -55,10 +56,12 @@ function createLimiters(config: GatewayConfig, redis: RedisClient): GatewayDeps[
   const keyPrefix = `${config.REDIS_KEY_PREFIX}rl`;
   // Per minute, in Redis across replicas; in memory per replica while Redis is away.
   const limited = { redis, windowSeconds: 60, insurance: true };
+  // Leased: a busy caller costs one Redis round trip per lease, not per request (limits/leased-window.ts).
+  const leased = { redis, windowSeconds: 60 };
   return {
-    principal: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE }),
-    anonymous: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE }),
-    mcpHandshake: createWindowLimiter({ ...limited, keyPrefix: `${keyPrefix}:mcp-hs`, policy: 'mcp-handshake', points: config.RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE }),
+    principal: createLeasedWindowLimiter({ ...leased, keyPrefix: `${keyPrefix}:min`, policy: 'per-minute', points: config.RATE_LIMIT_PER_MINUTE }),
+    anonymous: createLeasedWindowLimiter({ ...leased, keyPrefix: `${keyPrefix}:anon-min`, policy: 'anonymous-per-minute', points: config.RATE_LIMIT_ANON_PER_MINUTE }),
+    mcpHandshake: createLeasedWindowLimiter({ ...leased, keyPrefix: `${keyPrefix}:mcp-hs`, policy: 'mcp-handshake', points: config.RATE_LIMIT_MCP_HANDSHAKE_PER_MINUTE }),
     failedAuth: createFailureLimiter({ ...limited, keyPrefix: `${keyPrefix}:auth-fail`, policy: 'failed-auth', points: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE }),
   };
 }

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { createIdentityClient, type CallContext, type IdentityClient } from '@msa/contracts';
 import { IdentityEnv, startService as startIdentity } from '@msa/identity';
 import { createInternalSigner, createMetrics, loadConfig, type RunningService } from '@msa/service-kit';
-import { createFailureLimiter, createWindowLimiter } from '@msa/service-kit/limits';
+import { createFailureLimiter } from '@msa/service-kit/limits';
+import { createLeasedWindowLimiter } from '../src/limits/leased-window.js';
 import { TEST_INTERNAL_SECRET, testEcKeyPair, testLogger, type TestRedis } from '@msa/test-kit';
 import express from 'express';
 import type { GatewayDeps, UpstreamName } from '../src/app.js';
@@ -78,7 +79,7 @@ export function testGatewayDeps(
   overrides: Partial<GatewayDeps> = {},
 ): GatewayDeps {
   const limiter = (name: string, policy: string, p: number) =>
-    createWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:${name}`, policy, points: p, windowSeconds: 60 });
+    createLeasedWindowLimiter({ redis: tr.redis, keyPrefix: `${tr.prefix}rl:${name}`, policy, points: p, windowSeconds: 60 });
   return {
     logger: testLogger('gateway'),
     metrics: createMetrics('gateway'),
