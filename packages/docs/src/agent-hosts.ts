@@ -50,6 +50,19 @@ export interface HostGuide {
   apiKey: (c: GuideContext) => GuideStep;
 }
 
+/**
+ * Hosts of the guides that render MCP Apps views (the `io.modelcontextprotocol/ui`
+ * extension): there the product, quote and shop-request tools show cards
+ * instead of text. Claude Code and Cursor show the same results as text.
+ */
+export const VIEW_HOSTS = ['claude.ai (and Claude Desktop)', 'ChatGPT', 'VS Code'] as const;
+
+/** The tools whose results have a view, and what a person sees there. */
+export const VIEWS_NOTE =
+  `In hosts that render MCP Apps (${VIEW_HOSTS.join(', ')}), search_products and get_product show product cards with the garment in the chosen colour and the volume prices, ` +
+  'get_quote shows the quote with its totals, and create_shop_request and get_shop_request show the request; the buttons "Get a quote" and "Request shop" there call the same tools through the host, ' +
+  'so a shop request from a view needs the same sign-in. Other hosts get the same results as text.';
+
 const TRY_PROMPT = '*Search the Merch-Shop catalog for hoodies.*';
 
 export const HOST_GUIDES: readonly HostGuide[] = [

@@ -5,6 +5,7 @@
 // the registry entry is the same facts in the registry's schema.
 import { MCP_TOOLS, OPERATIONS, type OperationDef, type RouteId } from '@msa/contracts';
 import { docUrls, normalizeBaseUrl, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
+import { VIEW_HOSTS } from './agent-hosts.js';
 import { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-surface.js';
 
 /** The tools that need a scope, from the tool table: `create_shop_request needs requests:write, …`. */
@@ -123,6 +124,12 @@ export function buildMcpServerCard(ctx: DocContext, table: readonly OperationDef
           llms_txt: href(environments[0]!, table, 'getAgentInstructions'),
           agents_md: href(environments[0]!, table, 'getAgentsMd'),
           openapi: href(environments[0]!, table, 'getOpenApi'),
+        },
+        // MCP Apps views: which tools have one, for hosts that advertise the extension.
+        views: {
+          extension: 'io.modelcontextprotocol/ui',
+          tools: ['search_products', 'get_product', 'get_quote', 'create_shop_request', 'get_shop_request'],
+          hosts: [...VIEW_HOSTS],
         },
         // What the directories ask for before a review: who operates it and how it treats personal data.
         legal: {
