@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as cryptoHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, IdentityClient, Principal } from '@msa/contracts';
 import { LRUCache } from 'lru-cache';
@@ -84,7 +84,8 @@ export function createKeyResolver({
       return { principal: r.active ? { ...r.principal, via: 'api_key' } : null };
     },
   });
-  const hashOf = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
+  // One call, no Hash object: this runs for every request with a key.
+  const hashOf = (apiKey: string) => cryptoHash('sha256', apiKey);
   // Identity as this process last saw it: away after an outage answer or a
   // refresh that came too late, back with the next answer it gives.
   let identityAway = false;
