@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { DISCOVERY_PATHS, createDocsRouter, type DocsRouterOptions } from '../src/index.js';
+import { DISCOVERY_PATHS, createDocsRouter, type DocsRouterOptions } from '../src/router.js';
 
 const BASE = 'https://merch.example.net';
 const PROOF = 'v=MCPv1; k=ed25519; p=MCowBQYDK2VwAyEAd8pV3y6hJ7C4t6bD1wM0j8Nq5G2sQ0sZr3vX9yLk4eA=';

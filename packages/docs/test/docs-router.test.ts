@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_PATHS, createDocsRouter } from '../src/index.js';
+import { DOCUMENT_PATHS, createDocsRouter } from '../src/router.js';
 
 const BASE = 'https://merch.example.net';
 
