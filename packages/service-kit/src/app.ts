@@ -38,22 +38,52 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(requestContext(opts.logger));
-  // Timed here, served on the admin port (createAdminApp).
-  if (opts.metrics) app.use(opts.metrics.http);
-  app.use(healthRoutes({ ready: opts.ready }));
-  if (opts.internalAuthSecret) app.use(internalAuth(opts.internalAuthSecret, opts.service));
   const env = { publicBaseUrl: opts.publicBaseUrl };
   app.use(
-    onlyWithBody([
-      bodyDeadline({ ...env, ...(opts.bodyDeadlineMs ? { deadlineMs: opts.bodyDeadlineMs } : {}) }),
-      requireContentType(env, opts.formBodies ? ['application/x-www-form-urlencoded'] : []),
-      express.json({ limit: BODY_LIMIT }),
-      limitJsonDepth(),
-      ...(opts.formBodies ? [express.urlencoded({ limit: BODY_LIMIT, extended: false })] : []),
-    ]),
+    serviceFront({
+      context: requestContext(opts.logger),
+      // Timed here, served on the admin port (createAdminApp).
+      timing: opts.metrics?.http,
+      health: healthRoutes({ ready: opts.ready }),
+      auth: opts.internalAuthSecret ? internalAuth(opts.internalAuthSecret, opts.service) : undefined,
+      body: onlyWithBody([
+        bodyDeadline({ ...env, ...(opts.bodyDeadlineMs ? { deadlineMs: opts.bodyDeadlineMs } : {}) }),
+        requireContentType(env, opts.formBodies ? ['application/x-www-form-urlencoded'] : []),
+        express.json({ limit: BODY_LIMIT }),
+        limitJsonDepth(),
+        ...(opts.formBodies ? [express.urlencoded({ limit: BODY_LIMIT, extended: false })] : []),
+      ]),
+    }),
   );
   return app;
+}
+
+const noop = () => undefined;
+/** What the health router matches (case-insensitive, trailing slash allowed, as express routes). */
+const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;
+
+/**
+ * Request context, timing, health, internal auth and body handling, in that
+ * order, as one express layer: each layer express walks through costs a few
+ * microseconds per request, and the health router runs only for its paths.
+ */
+function serviceFront(parts: {
+  context: RequestHandler;
+  timing: RequestHandler | undefined;
+  health: RequestHandler;
+  auth: RequestHandler | undefined;
+  body: RequestHandler;
+}): RequestHandler {
+  const { context, timing, health, auth, body } = parts;
+  const afterAuth = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) =>
+    auth ? auth(req, res, (err?: unknown) => (err ? next(err) : body(req, res, next))) : body(req, res, next);
+  return (req, res, next) => {
+    // Both call next() before they return; neither fails.
+    context(req, res, noop);
+    timing?.(req, res, noop);
+    if (HEALTH_PATH.test(req.path)) return health(req, res, (err?: unknown) => (err ? next(err) : afterAuth(req, res, next)));
+    afterAuth(req, res, next);
+  };
 }
 
 /**
