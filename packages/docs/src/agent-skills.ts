@@ -5,15 +5,13 @@
 // nothing is written twice.
 import { createHash } from 'node:crypto';
 import { OPERATIONS, type OperationDef } from '@msa/contracts';
+import { AGENT_SKILL_NAMES, type AgentSkillName } from './agent-skill-names.js';
 import { docUrls, operationHref, requireOperation, type DocContext } from './context.js';
 import { templateVars } from './documents.js';
 import { fillTemplate, loadSource } from './template.js';
 
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
-/** The skills, by name (1–64 of a-z, 0-9 and single hyphens); each has `content/skills/<name>.md`. */
-export const AGENT_SKILL_NAMES = ['browse-catalog', 'get-quote', 'request-merch-shop'] as const;
-export type AgentSkillName = (typeof AGENT_SKILL_NAMES)[number];
 
 export interface AgentSkillEntry {
   name: string;

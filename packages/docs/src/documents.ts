@@ -3,7 +3,7 @@
 // generated blocks (tables, lists) come from here.
 import { API_VERSION, DEPRECATIONS, LIMITS, OPERATIONS, PRODUCT_NAME, SERVICE_FACTS, SERVICE_PREFIX, type OperationDef, type RouteId } from '@msa/contracts';
 import { agentHostVars } from './agent-hosts.js';
-import { AGENT_SKILL_NAMES } from './agent-skills.js';
+import { AGENT_SKILL_NAMES } from './agent-skill-names.js';
 import { docUrls, isBrowsable, operationHref, requireOperation, type DocContext, type DocUrls } from './context.js';
 import {
   BODY_LIMIT_KB,
