@@ -9,7 +9,7 @@ import {
   type Logger,
   type Metrics,
 } from '@msa/service-kit';
-import type { FailureLimiter, WindowLimiter } from '@msa/service-kit/limits';
+import type { FailureLimiter } from '@msa/service-kit/limits';
 import express, { type Express, type RequestHandler } from 'express';
 import type { KeyResolver } from './auth/key-resolver.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
@@ -25,7 +25,7 @@ import { AUTHORIZE_BUDGET_HANDOFF, createAuthorizeBudgetStage, DEFAULT_AUTHORIZE
 import { CORS_HANDOFF, createCorsStage } from './stages/cors.js';
 import { createDeprecationStage, DEPRECATION_HANDOFF } from './stages/deprecation.js';
 import { createErasureStage, ERASURE_HANDOFF } from './stages/erasure.js';
-import { createExchange, namedStage, pipeline, type NamedStage } from './stages/exchange.js';
+import { createExchange, namedStage, pipeline, type GatewayLimiter, type NamedStage } from './stages/exchange.js';
 import { createFailOpen, createGatewayCounters } from './stages/fail-open.js';
 import { createFailedAuthBudgetStage, FAILED_AUTH_BUDGET_HANDOFF } from './stages/failed-auth-budget.js';
 import { createForwardStage, FORWARD_HANDOFF } from './stages/forward.js';
@@ -68,7 +68,7 @@ export interface GatewayDeps {
    * (domain/mcp-handshake.ts) apart from the caller's minute, per principal
    * or client IP; without it they count as ordinary requests.
    */
-  limiters: { principal: WindowLimiter; anonymous: WindowLimiter; failedAuth: FailureLimiter; mcpHandshake?: WindowLimiter };
+  limiters: { principal: GatewayLimiter; anonymous: GatewayLimiter; failedAuth: FailureLimiter; mcpHandshake?: GatewayLimiter };
   /** Serves the documents (service document, OpenAPI, llms.txt, portal…). */
   docs: RequestHandler;
   /** For /readyz; without it the gateway is ready while it runs (neighbours are dependency health, not readiness). */

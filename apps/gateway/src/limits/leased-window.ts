@@ -58,7 +58,12 @@ export function leaseSize(points: number, taken: number, cost: number): number {
   return Math.max(cost, Math.min(MAX_LEASE, Math.floor((points - taken) / LEASE_SHARE)));
 }
 
-export function createLeasedWindowLimiter({ redis, keyPrefix, policy, points, windowSeconds }: LeasedWindowOptions): WindowLimiter {
+export interface LeasedWindowLimiter extends WindowLimiter {
+  /** Spends from a running lease of this process: the answer without a promise, or undefined when Redis must be asked. */
+  consumeNow(key: string, cost?: number): ConsumeResult | undefined;
+}
+
+export function createLeasedWindowLimiter({ redis, keyPrefix, policy, points, windowSeconds }: LeasedWindowOptions): LeasedWindowLimiter {
   const windowMs = windowSeconds * 1000;
   const leases = new Map<string, Lease>();
   const insurance = new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds });
@@ -118,21 +123,26 @@ export function createLeasedWindowLimiter({ redis, keyPrefix, policy, points, wi
     }
   }
 
+  function consumeNow(key: string, cost = 1): ConsumeResult | undefined {
+    const known = leases.get(key);
+    if (!known || known.left < cost || known.endsAt <= Date.now()) return undefined;
+    known.left -= cost;
+    return { allowed: true, state: state(points - (known.taken - known.left), known.endsAt - Date.now()) };
+  }
+
   return {
     policy,
     points,
+    consumeNow,
     /**
      * Counts `cost` units (a request, or each message of a batch); a batch
      * larger than what is left is refused whole and spends nothing. Without
      * Redis (not connected, or a command fails), counts in this process.
      */
     async consume(key: string, cost = 1): Promise<ConsumeResult> {
-      const known = leases.get(key);
       // The common case: units leased here before, in a window still running.
-      if (known && known.left >= cost && known.endsAt > Date.now()) {
-        known.left -= cost;
-        return { allowed: true, state: state(points - (known.taken - known.left), known.endsAt - Date.now()) };
-      }
+      const now = consumeNow(key, cost);
+      if (now) return now;
       if (redis.status !== 'ready') return consumeInMemory(key, cost);
       try {
         return await consumeInRedis(key, cost);

@@ -6,16 +6,16 @@
 // counts as anonymous and is refused only after. A request costs `x.cost`
 // units: one, or one per message of an MCP batch.
 import type { Metrics } from '@msa/service-kit';
-import { rateLimitedError, setRateLimitHeaders, type WindowLimiter } from '@msa/service-kit/limits';
+import { rateLimitedError, setRateLimitHeaders, type ConsumeResult } from '@msa/service-kit/limits';
 import { credentialsRequired, insufficientScope } from '../auth/challenges.js';
-import type { Bucket, Handoff, Stage, View } from './exchange.js';
+import type { Bucket, GatewayLimiter, Handoff, Next, Stage, View } from './exchange.js';
 import type { FailOpen } from './fail-open.js';
 
 /** What admit reads of the exchange and writes for the stages after it. */
 export const ADMIT_HANDOFF = { reads: ['route', 'resource', 'principal', 'refusal', 'bucket', 'cost'], writes: [] } as const satisfies Handoff;
 
 export interface AdmitOptions {
-  limiters: { principal: WindowLimiter; anonymous: WindowLimiter };
+  limiters: { principal: GatewayLimiter; anonymous: GatewayLimiter };
   failOpen: FailOpen;
   rejections: ReturnType<Metrics['counter']>;
 }
@@ -33,10 +33,15 @@ export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOption
     }),
   };
 
-  async function count(x: View<typeof ADMIT_HANDOFF>, bucket: Bucket, key: string): Promise<void> {
+  /** Counts the request; settled at once when the limiter can answer from this process (a lease), else a promise. */
+  function count(x: View<typeof ADMIT_HANDOFF>, bucket: Bucket, key: string): void | Promise<void> {
+    const now = bucket.limiter.consumeNow?.(key, x.cost);
+    if (now) return settle(x, bucket, now);
+    return failOpen(x.req, () => bucket.limiter.consume(key, x.cost)).then((result) => result && settle(x, bucket, result));
+  }
+
+  function settle(x: View<typeof ADMIT_HANDOFF>, bucket: Bucket, result: ConsumeResult): void {
     const { cost } = x;
-    const result = await failOpen(x.req, () => bucket.limiter.consume(key, cost));
-    if (!result) return;
     setRateLimitHeaders(x.res, result.state);
     if (result.allowed) return;
     rejections.inc({ policy: bucket.limiter.policy });
@@ -46,15 +51,22 @@ export function createAdmitStage({ limiters, failOpen, rejections }: AdmitOption
     throw rateLimitedError(result.state, message, hint);
   }
 
-  return async (x, next) => {
+  /** What the operation needs, checked once the request is counted. */
+  function check(x: View<typeof ADMIT_HANDOFF>, next: Next<View<typeof ADMIT_HANDOFF>>): void | Promise<void> {
     const { principal, route } = x;
     const needsCredentials = route.auth === 'required' && !principal;
-    if (principal) await count(x, x.bucket ?? perPrincipal, `p:${principal.id}`);
-    // A request about to be refused counts as an anonymous one, whatever bucket it asked for.
-    else await count(x, x.refusal !== null || needsCredentials ? perAddress : (x.bucket ?? perAddress), `ip:${x.addressKey}`);
     if (x.refusal) throw x.refusal;
     if (needsCredentials) throw credentialsRequired(x.resource, 'This operation needs credentials. Create free ones with POST /v1/keys.');
     if (route.scope && principal && !principal.scopes.includes(route.scope)) throw insufficientScope(x.resource, route.scope, route.operation);
     return next(x);
+  }
+
+  return (x, next) => {
+    const { principal } = x;
+    const counted = principal
+      ? count(x, x.bucket ?? perPrincipal, `p:${principal.id}`)
+      : // A request about to be refused counts as an anonymous one, whatever bucket it asked for.
+        count(x, x.refusal !== null || (x.route.auth === 'required' && !principal) ? perAddress : (x.bucket ?? perAddress), `ip:${x.addressKey}`);
+    return counted ? counted.then(() => check(x, next)) : check(x, next);
   };
 }

@@ -6,14 +6,19 @@
 import { isIP } from 'node:net';
 import type { Principal } from '@msa/contracts';
 import { limitKeyOfAddress, type AppError } from '@msa/service-kit';
-import type { WindowLimiter } from '@msa/service-kit/limits';
+import type { ConsumeResult, WindowLimiter } from '@msa/service-kit/limits';
 import type { NextFunction, Request, Response } from 'express';
 import type { ProtectedResource } from '../domain/protected-resource.js';
 import type { Resolution, RouteDef } from '../domain/route-table.js';
 
+/** A per-minute limiter; one that can count from this process alone (a lease) answers `consumeNow` without a promise. */
+export interface GatewayLimiter extends WindowLimiter {
+  consumeNow?(key: string, cost: number): ConsumeResult | undefined;
+}
+
 /** A per-minute count a request is charged to, and the words of its 429. */
 export interface Bucket {
-  limiter: WindowLimiter;
+  limiter: GatewayLimiter;
   refusal(principal: Principal | null): { message: string; hint?: string };
 }
 

@@ -8,6 +8,7 @@
 // given back when the answer finishes or the connection closes, whichever
 // comes first. Counted in this process: each gateway replica allows the cap.
 import { appError, type Metrics } from '@msa/service-kit';
+import type { Response } from 'express';
 import type { Handoff, Next, Stage, View } from './exchange.js';
 
 /** What in-flight reads of the exchange and writes for the stages after it. */
@@ -24,6 +25,10 @@ export interface InFlightOptions {
 /** Requests one caller may have open at once unless configured otherwise (IN_FLIGHT_PER_PRINCIPAL, IN_FLIGHT_PER_ADDRESS). */
 export const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
 
+const HOLDS = Symbol('inFlightKey');
+/** A response holding a slot: the caller's key until the slot is given back. */
+type Holding = Response & { [HOLDS]?: string | undefined };
+
 /** The policy name in metrics. */
 const IN_FLIGHT_POLICY = 'in-flight';
 
@@ -34,6 +39,12 @@ export interface InFlightStage extends Stage<View<typeof IN_FLIGHT_HANDOFF>> {
 
 export function createInFlightStage({ perPrincipal, perAddress, rejections }: InFlightOptions): InFlightStage {
   const open = new Map<string, number>();
+  function releaseHeld(this: Holding) {
+    const key = this[HOLDS];
+    if (key === undefined) return;
+    this[HOLDS] = undefined;
+    release(key);
+  }
 
   function release(key: string): void {
     const left = (open.get(key) ?? 1) - 1;
@@ -62,13 +73,9 @@ export function createInFlightStage({ perPrincipal, perAddress, rejections }: In
       const count = open.get(key) ?? 0;
       if (count >= limit) refuse(limit, principal !== null);
       open.set(key, count + 1);
-      let done = false;
-      const releaseOnce = () => {
-        if (done) return;
-        done = true;
-        release(key);
-      };
-      x.res.once('finish', releaseOnce).once('close', releaseOnce);
+      // One pair of listeners for every request; the key on the response says what to give back, once.
+      (x.res as Holding)[HOLDS] = key;
+      x.res.on('finish', releaseHeld).on('close', releaseHeld);
       return next(x);
     },
     { openFor: (key: string) => open.get(key) ?? 0 },

@@ -13,7 +13,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { WindowLimiter } from '@msa/service-kit/limits';
 import { isMcpHandshake, messageCount } from '../domain/mcp-handshake.js';
 import { receiveBody, type ReceiveOptions } from '../routes/peek-body.js';
-import type { Bucket, Handoff, Stage, View } from './exchange.js';
+import type { Bucket, Handoff, Next, Stage, View } from './exchange.js';
 
 /** What mcp-handshake reads of the exchange and writes for the stages after it. */
 export const MCP_HANDSHAKE_HANDOFF = { reads: ['route'], writes: ['bucket', 'cost'] } as const satisfies Handoff;
@@ -54,13 +54,15 @@ export function createMcpHandshakeStage({ limiter, body }: McpHandshakeOptions):
       }
     : null;
 
-  return async (x, next) => {
-    if (x.route.target !== 'mcp' || x.req.method !== 'POST') return next(x);
+  async function charge(x: View<typeof MCP_HANDSHAKE_HANDOFF>, next: Next<View<typeof MCP_HANDSHAKE_HANDOFF>>): Promise<void> {
     const received = await receiveBody(x.req, body);
     // A body past the bound is refused by the service unread.
     const message = received?.complete ? parseBody(received.bytes, x.req.headers['content-encoding'], body.maxBytes) : undefined;
     x.cost = messageCount(message);
     if (handshakes && isMcpHandshake(message)) x.bucket = handshakes;
     return next(x);
-  };
+  }
+
+  // Every other request hands on at once, without a promise of its own.
+  return (x, next) => (x.route.target !== 'mcp' || x.req.method !== 'POST' ? next(x) : charge(x, next));
 }
