@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serviceUnavailableError } from './error-handler.js';
 import { appError } from './errors.js';
-import { withOutcome } from './outcome.js';
+import { errorCodeOf, withOutcome } from './outcome.js';
 
 function createCounter() {
   const counted: Record<string, string>[] = [];
@@ -26,6 +26,14 @@ describe('withOutcome', () => {
     expect(counted).toEqual([{ outcome: 'reused' }]);
   });
 
+  it('takes what the result says from the options too', async () => {
+    const { counted, counter } = createCounter();
+
+    await withOutcome(counter, {}, async () => ({ reused: true }), { success: (r) => (r.reused ? 'reused' : 'created') });
+
+    expect(counted).toEqual([{ outcome: 'reused' }]);
+  });
+
   it.each([
     ['invalid', appError('validation_failed', 'bad')],
     ['rate_limited', appError('rate_limited', 'too many')],
@@ -41,5 +49,41 @@ describe('withOutcome', () => {
 
     await expect(run).rejects.toBe(err);
     expect(counted).toEqual([{ mode: 'sandbox', outcome }]);
+  });
+});
+
+describe('withOutcome counting refusals only', () => {
+  it('returns what the work returns and counts nothing', async () => {
+    const { counted, counter } = createCounter();
+
+    const result = await withOutcome(counter, {}, async () => 'token', { refusalsOnly: 'code' });
+
+    expect(result).toBe('token');
+    expect(counted).toEqual([]);
+  });
+
+  it('counts a refusal under its error code and throws it on', async () => {
+    const { counted, counter } = createCounter();
+    const refused = appError('invalid_grant', 'The authorization code is unknown or expired.');
+
+    await expect(withOutcome(counter, {}, async () => Promise.reject(refused), { refusalsOnly: 'code' })).rejects.toBe(refused);
+
+    expect(counted).toEqual([{ code: 'invalid_grant' }]);
+  });
+
+  it('keeps the other labels beside the code', async () => {
+    const { counted, counter } = createCounter();
+
+    await expect(withOutcome(counter, { mode: 'live' }, async () => Promise.reject(new Error('boom')), { refusalsOnly: 'code' })).rejects.toThrow('boom');
+
+    expect(counted).toEqual([{ mode: 'live', code: 'error' }]);
+  });
+});
+
+describe('errorCodeOf', () => {
+  it('names an error without a code `error`', () => {
+    expect(errorCodeOf(new Error('boom'))).toBe('error');
+    expect(errorCodeOf(undefined)).toBe('error');
+    expect(errorCodeOf(null)).toBe('error');
   });
 });
