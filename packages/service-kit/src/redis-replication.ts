@@ -10,7 +10,7 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster, type Redis } from 'ioredis';
 import { answerWithin } from './answer-within.js';
-import type { RedisClient } from './redis.js';
+import type { RedisClient } from './redis-client.js';
 
 export interface ReplicationOptions {
   /** Replicas that must acknowledge the writes; 0 turns the barrier off. */

@@ -3,14 +3,13 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 import { answerWithin } from './answer-within.js';
 import type { RedisTopology } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import type { RedisClient } from './redis-client.js';
 
 export type { Redis } from 'ioredis';
 export { Cluster } from 'ioredis';
 export { isRedisUnavailable } from './redis-errors.js';
 export * from './redis-replication.js';
-
-/** A client of any topology: one node or Sentinel-followed (`Redis`), or a `Cluster`. */
-export type RedisClient = Redis | Cluster;
+export type { RedisClient } from './redis-client.js';
 
 export type RedisRole = 'api' | 'worker';
 
