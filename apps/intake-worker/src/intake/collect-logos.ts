@@ -3,7 +3,7 @@ import { fetchLogo, type LogoFetchOptions, type LogoFetchResult } from '../logos
 import type { SvgSanitised } from '../logos/sanitise-svg.js';
 import type { StoredLogo } from '../store/intake-store.js';
 import { scrubAddresses } from '../without-addresses.js';
-import type { JobLog } from './run-intake.js';
+import type { JobLog } from './job-log.js';
 
 export interface CollectOptions extends LogoFetchOptions {
   /** Logo bytes attached to one e-mail at most; later logos become notes. */

@@ -28,7 +28,7 @@ import { buildOperatorMail } from '../mail/operator-mail.js';
 import type { IntakeStore, Step, StepState, StoredLogo } from '../store/intake-store.js';
 import { collectLogos, logoUrlsOf } from './collect-logos.js';
 import { Delivery, deliveryStateOf, mayTake, take, type DeliveryState } from './delivery-steps.js';
-import { traceFields } from './trace-fields.js';
+import { jobLogger, type JobLog } from './job-log.js';
 
 export interface IntakeDeps {
   store: IntakeStore;
@@ -229,24 +229,6 @@ function parseNotes(value: string | undefined): string[] {
   } catch {
     return [];
   }
-}
-
-/** The lines a job writes; at the production level (`warn`) most of them are not written at all. */
-export type JobLog = Pick<Logger, 'info' | 'warn'>;
-
-/**
- * The job's lines carry its ids. The child logger that adds them is made
- * only when a line is written: most deliveries write none at `warn`.
- */
-function jobLogger(logger: Logger, job: Job, data: IntakeJob): JobLog {
-  let child: Logger | undefined;
-  const line = (level: 'info' | 'warn') =>
-    ((...args: Parameters<Logger['info']>) => {
-      if (!logger.isLevelEnabled(level)) return;
-      child ??= logger.child({ ...traceFields(data), shopRequestId: data.request_id, jobId: job.id, attempt: job.attemptsMade + 1 });
-      child[level](...args);
-    }) as Logger['info'];
-  return { info: line('info'), warn: line('warn') };
 }
 
 async function timeStep<T>(histogram: Histogram | undefined, step: Step, work: () => Promise<T>): Promise<T> {
