@@ -145,6 +145,15 @@ describe('buildOperatorMail with a confirmed submitter', () => {
     );
   });
 
+  it('takes a confirmed address spelled in other case as the contact address', () => {
+    const job = buildIntakeJob({ submitter: { ...submitter, email: 'Erika.Mustermann@Example.ORG' } });
+
+    const mail = buildOperatorMail(job, [], settings);
+
+    expect(String(mail.text)).toContain('Absender-Adresse bestätigt: Erika.Mustermann@Example.ORG über Client „Agent Desktop“ (https://agent.example/client.json).\n');
+    expect(String(mail.text)).not.toContain('ist eine andere Adresse');
+  });
+
   it('keeps a client name to one clipped line', () => {
     const job = buildIntakeJob({ submitter: { ...submitter, client_name: `Agent\r\nBcc: x@evil.test ${'y'.repeat(200)}` } });
 

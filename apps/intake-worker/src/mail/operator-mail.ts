@@ -1,4 +1,4 @@
-import { DEFAULT_DESIGN_POSITION, shopTypeOf, type ConfirmedSubmitter, type IntakeJob, type Quote } from '@msa/contracts';
+import { DEFAULT_DESIGN_POSITION, sameEmail, shopTypeOf, type ConfirmedSubmitter, type IntakeJob, type Quote } from '@msa/contracts';
 import { getOrBuild, mailboxDomain } from '@msa/service-kit';
 import type { SendMailOptions } from 'nodemailer';
 import type { StoredLogo } from '../store/intake-store.js';
@@ -214,7 +214,7 @@ const UNCONFIRMED_LINE =
  */
 function confirmedSubmitterLine(submitter: ConfirmedSubmitter, contactEmail: string): string {
   const line = `Absender-Adresse bestätigt: ${oneLine(submitter.email)} über Client „${clip(oneLine(submitter.client_name), CLIENT_NAME_MAX)}“ (${oneLine(submitter.client_id)}).`;
-  return submitter.email.toLowerCase() === contactEmail.toLowerCase()
+  return sameEmail(submitter.email, contactEmail)
     ? line
     : `${line} Die Kontakt-E-Mail der Anfrage (${contactEmail}) ist eine andere Adresse und nicht bestätigt.`;
 }
