@@ -118,24 +118,34 @@ export function clientIp(req: Request): string {
  * `ipv6Prefix`: the IPv6 prefix length a per-address limit counts as one client.
  */
 export function createExchange(req: Request, res: Response, next: NextFunction, resource: ProtectedResource, ipv6Prefix?: number): Exchange {
-  const ip = clientIp(req);
-  return {
-    req,
-    res,
-    next,
-    ip,
-    addressKey: limitKeyOfAddress(ip, { ipv6Prefix }),
-    path: '',
-    sandboxPath: false,
-    route: UNROUTED,
-    miss: null,
-    resource,
-    bucket: null,
-    cost: 1,
-    principal: null,
-    refusal: null,
-    mayAskIdentity: askAlways,
-  };
+  return new RequestExchange(req, res, next, clientIp(req), resource, ipv6Prefix);
+}
+
+/** One shape for every exchange; the address key is worked out only for a request a per-address limit counts. */
+class RequestExchange implements Exchange {
+  path = '';
+  sandboxPath = false;
+  route: RouteDef = UNROUTED;
+  miss: Exclude<Resolution, { kind: 'route' }> | null = null;
+  bucket: Bucket | null = null;
+  cost = 1;
+  principal: Principal | null = null;
+  refusal: AppError | null = null;
+  mayAskIdentity: () => boolean | Promise<boolean> = askAlways;
+  #addressKey: string | undefined = undefined;
+
+  constructor(
+    readonly req: Request,
+    readonly res: Response,
+    readonly next: NextFunction,
+    readonly ip: string,
+    public resource: ProtectedResource,
+    private readonly ipv6Prefix: number | undefined,
+  ) {}
+
+  get addressKey(): string {
+    return (this.#addressKey ??= limitKeyOfAddress(this.ip, { ipv6Prefix: this.ipv6Prefix }));
+  }
 }
 
 /** Runs `stages` in order, each handing on to the next; the chain is built once. */

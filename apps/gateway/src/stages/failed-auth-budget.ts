@@ -27,9 +27,10 @@ export interface FailedAuthBudgetOptions {
  */
 export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: FailedAuthBudgetOptions): Stage<View<typeof FAILED_AUTH_BUDGET_HANDOFF>> {
   async function guard(x: View<typeof FAILED_AUTH_BUDGET_HANDOFF>, next: Next<View<typeof FAILED_AUTH_BUDGET_HANDOFF>>): Promise<void> {
-    const address = `ip:${x.addressKey}`;
+    // Worked out only once the budget is read: a key the gateway knows never needs it.
+    const address = () => `ip:${x.addressKey}`;
     let budget: Promise<ConsumeResult | undefined> | undefined;
-    const readBudget = () => (budget ??= failOpen(x.req, () => limiter.check(address)));
+    const readBudget = () => (budget ??= failOpen(x.req, () => limiter.check(address())));
     x.mayAskIdentity = async () => {
       const state = await readBudget();
       return state === undefined || state.allowed;
@@ -48,7 +49,7 @@ export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: F
           'Check the credential you send (Authorization: Bearer <API_KEY or access token>), then wait for Retry-After seconds.',
         );
       }
-      const after = await failOpen(x.req, () => limiter.fail(address));
+      const after = await failOpen(x.req, () => limiter.fail(address()));
       if (after) setRateLimitHeaders(x.res, after.state);
       throw err;
     }
