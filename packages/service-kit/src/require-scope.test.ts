@@ -1,6 +1,7 @@
 import type { CallContext, OperationDef, Principal } from '@msa/contracts';
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
+import { appError } from './errors.js';
 import { requireScope, routePathOf } from './require-scope.js';
 
 function buildPrincipal(overrides: Partial<Principal>): Principal {
@@ -34,6 +35,14 @@ describe('requireScope', () => {
 
   it('refuses a call without credentials where the operation requires them', () => {
     expect(run(requireScope('getShopRequest'), buildContext({ principal: null }))).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('refuses a call without credentials with the error the caller names', () => {
+    const challenge = appError('unauthorized', 'This resource needs credentials.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+    const guard = requireScope('getCurrentPrincipal', { unauthorized: () => challenge });
+
+    expect(run(guard, buildContext({ principal: null }))).toBe(challenge);
+    expect(run(guard, buildContext({ principal: buildPrincipal({}) }))).toBe('next');
   });
 
   it('lets a call without credentials through an open operation, and the caller decide otherwise', () => {

@@ -1,4 +1,4 @@
-// @module `requireScope(operationId)`: a service's own check of an operation's credentials and scope, read from the contracts operation table; `routePathOf(operationId)`, `operationOf(operationId)`
+// @module `requireScope(operationId, { anonymous?, unauthorized? })`: a service's own check of an operation's credentials and scope, read from the contracts operation table; `routePathOf(operationId)`, `operationOf(operationId)`
 // A service's own check of what the gateway already checked, read from the
 // operation table in contracts, so a scope or a path is written once: the
 // service stays safe when another route reaches it, and cannot disagree with
@@ -10,6 +10,8 @@ import { appError } from './errors.js';
 export interface RequireScopeOptions {
   /** Lets a call without credentials through; by default those of `none` and `open` operations. */
   anonymous?: (req: Request) => boolean;
+  /** The error a call without credentials gets, e.g. with a service's own challenge; by default a 401 that names POST /v1/keys. */
+  unauthorized?: (req: Request) => Error;
 }
 
 /** The table's entry for an id; throws at start-up for an id the table does not know. */
@@ -35,6 +37,7 @@ export function requireScope(id: RouteId, options: RequireScopeOptions = {}, tab
   return (req, _res, next) => {
     const { principal } = req.ctx;
     if (!principal && !anonymous(req)) {
+      if (options.unauthorized) throw options.unauthorized(req);
       throw appError('unauthorized', 'This operation needs credentials.', {
         hint: 'Send `Authorization: Bearer <API_KEY>`; create free credentials with POST /v1/keys.',
       });
