@@ -18,6 +18,29 @@ const PATHS = [
   { name: 'reference-proxy', run: 'proxy', service: 'reference proxy', title: 'reference: bare express + http-proxy-middleware' },
 ];
 
+/** Self time grouped into the stages a request passes through; the first pattern that matches a package or file wins. */
+const STAGES = [
+  ['garbage collection', /^\(garbage collector\)$/],
+  ['Redis (ioredis), the per-minute limit, admit', /^(ioredis|rate-limiter-flexible|standard-as-callback|denque|cluster-key-slot|redis-parser|service-kit\/limits\.js|gateway\/limits\/|gateway\/stages\/(admit|fail-open)\.js)/],
+  ['proxying (http-proxy, HTTP client, agent)', /^(http-proxy|http-proxy-middleware|eventemitter3|requires-port|gateway\/routes\/(service-proxy|peek-body|refused-body)\.js|node:_http_client|node:_http_agent|node:url)/],
+  ['express and its router', /^(express|router|parseurl|forwarded|proxy-addr|path-to-regexp|finalhandler|on-finished|ee-first|debug|depd|accepts|negotiator|type-is|media-typer|content-type|mime-types|send|fresh|range-parser|qs|safe-buffer)$/],
+  ['request context, metrics, security headers', /^(service-kit\/(request-context|metrics|app|http)\.js|prom-client|pino|tdigest|bintrees|gateway\/routes\/security-headers\.js|gateway\/app\.js)/],
+  ['authentication (key cache, token, internal signing)', /^(gateway\/auth\/|lru-cache|service-kit\/internal-auth\.js|node:internal\/crypto|jose)/],
+  ['the other gateway stages (route, CORS, budgets, in-flight, forward)', /^(gateway\/|service-kit\/address-key\.js|ipaddr\.js)/],
+  ['body parsing', /^(body-parser|raw-body|iconv-lite|bytes|http-errors|service-kit\/(json-depth|body-deadline|error-handler)\.js)/],
+  ['the service\'s own routes and data', /^(catalog|identity|shops|requests)\/|^zod$|^service-kit\//],
+  ['Node HTTP server, streams, sockets, (program)', /^(node:|\(program\))/],
+];
+
+function stageShares(modules) {
+  const shares = new Map();
+  for (const m of modules) {
+    const stage = STAGES.find(([, re]) => re.test(m.name))?.[0] ?? 'engine and native code (writev, string writes, builtins)';
+    shares.set(stage, (shares.get(stage) ?? 0) + m.share);
+  }
+  return [...shares.entries()].sort((a, b) => b[1] - a[1]).map(([name, share]) => ({ name, share }));
+}
+
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const dir = resolve(process.env.BENCH_CPU_PROF || join(root, '.data', 'bench', 'profiles', new Date().toISOString().replace(/[:.]/g, '-')));
 mkdirSync(dir, { recursive: true });
@@ -42,7 +65,9 @@ for (const p of PATHS) {
     continue;
   }
   const s = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), 20, windows[p.run]);
+  const all = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), 10_000, windows[p.run]);
   out.push(`## ${p.title}`, '', `${file.slice(dir.length + 1)}: ${s.busyMs.toFixed(0)} ms busy in the ${((windows[p.run].endUs - windows[p.run].startUs) / 1e6).toFixed(1)} s run`, '');
+  out.push('By stage (self time of the packages and files each is made of):', '', table(stageShares(all.modules)), '');
   out.push('By package, or file of our own (self time):', '', table(s.modules), '', 'By function (self time):', '', table(s.functions), '');
   out.push('By package or file of our own, with everything it calls (inclusive; a stage\'s whole share):', '', table(s.inclusive), '');
 }
