@@ -5,7 +5,7 @@ import { MAIL_JOB_SEAL_PURPOSE, type CallContext, type ConsentCodeMailJob } from
 import { createSealedText } from '@msa/service-kit';
 import type { Queue } from 'bullmq';
 import { TEST_BASE_URL, TEST_INTERNAL_SECRET, buildPrincipal, createTestRedis, internalHeaders, testEcKeyPair, testLogger, type TestRedis } from '@msa/test-kit';
-import type { Logger } from '@msa/service-kit';
+import type { Logger, Metrics } from '@msa/service-kit';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../src/app.js';
@@ -41,6 +41,8 @@ export interface IdentityOptions {
   consentLimits?: Partial<ConsentLimits>;
   /** REFRESH_REUSE_GRACE_SECONDS; the default unless given. */
   refreshReuseGraceSeconds?: number;
+  /** A registry to count into; none unless given. */
+  metrics?: Metrics;
 }
 
 export async function startIdentity(name: string, opts: IdentityOptions = {}): Promise<IdentityHarness> {
@@ -61,6 +63,7 @@ export async function startIdentity(name: string, opts: IdentityOptions = {}): P
     ...(opts.verifiedClientHosts ? { verifiedClientHosts: opts.verifiedClientHosts } : {}),
     ...(opts.consentLimits ? { consentLimits: opts.consentLimits } : {}),
     ...(opts.refreshReuseGraceSeconds !== undefined ? { refreshReuseGraceSeconds: opts.refreshReuseGraceSeconds } : {}),
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
     logger: opts.logger ?? testLogger('identity'),
     redis: redis.redis,
     keyPrefix: redis.prefix,

@@ -1,7 +1,7 @@
 // The OAuth front door: one router for the authorization endpoint, the
 // consent page, the token endpoint, registration and revocation, each a
 // thin controller in controllers/.
-import { methodNotAllowed } from '@msa/service-kit';
+import { methodNotAllowed, routePathOf } from '@msa/service-kit';
 import { Router } from 'express';
 import { authorizeController } from './controllers/authorize.js';
 import { createBrowserBinding } from './controllers/browser-binding.js';
@@ -10,7 +10,7 @@ import { registerController } from './controllers/register.js';
 import { revokeController } from './controllers/revoke.js';
 import { tokenController } from './controllers/token.js';
 import type { OAuthDeps } from './oauth-deps.js';
-import { OAUTH_PATHS, routePath } from './paths.js';
+import { OAUTH_PATHS } from './paths.js';
 
 export function oauthRouter(deps: OAuthDeps): Router {
   const router = Router();
@@ -22,6 +22,6 @@ export function oauthRouter(deps: OAuthDeps): Router {
   router.route(OAUTH_PATHS.register).post(registerController(deps)).all(only(['POST']));
   router.route(OAUTH_PATHS.revoke).post(revokeController(deps)).all(only(['POST']));
   router.route(OAUTH_PATHS.authorize).get(authorizeController(deps, browser)).all(only(['GET']));
-  router.route(routePath(OAUTH_PATHS.consent)).get(consent.show).post(consent.answer).all(only(['GET', 'POST']));
+  router.route(routePathOf('consent')).get(consent.show).post(consent.answer).all(only(['GET', 'POST']));
   return router;
 }

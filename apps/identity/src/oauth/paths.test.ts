@@ -1,5 +1,6 @@
+import { routePathOf } from '@msa/service-kit';
 import { describe, expect, it } from 'vitest';
-import { OAUTH_PATHS, consentPath, routePath } from './paths.js';
+import { OAUTH_PATHS, consentPath } from './paths.js';
 
 describe('OAUTH_PATHS', () => {
   it('takes the endpoints from the operations table', () => {
@@ -13,7 +14,7 @@ describe('OAUTH_PATHS', () => {
   });
 
   it('routes the consent page with an express parameter', () => {
-    expect(routePath(OAUTH_PATHS.consent)).toBe('/oauth/consent/:interaction');
+    expect(routePathOf('consent')).toBe('/oauth/consent/:interaction');
   });
 
   it('names the consent page of one interaction', () => {

@@ -1,12 +1,11 @@
 // POST /oauth/token: parse, pick the grant, issue. Refusals are counted once,
 // by withOutcome, under the error code the grant threw.
 import { TokenRequest } from '@msa/contracts';
-import { appError, parseOr } from '@msa/service-kit';
+import { appError, parseOr, withOutcome } from '@msa/service-kit';
 import { setRateLimitHeaders } from '@msa/service-kit/limits';
 import type { Request, RequestHandler, Response } from 'express';
 import type { OAuthDeps } from '../oauth-deps.js';
 import { noStore } from './page-response.js';
-import { withOutcome } from './with-outcome.js';
 
 type Issued = { response: object; authMethod: string };
 
@@ -43,7 +42,7 @@ export function tokenController(deps: OAuthDeps): RequestHandler {
   return async (req, res) => {
     noStore(res);
     const body = parseTokenRequest(req.body);
-    const issued = await withOutcome(deps.counters.tokenRefusals, async () => grantOf(deps, body, req, res));
+    const issued = await withOutcome(deps.counters.tokenRefusals, {}, async () => grantOf(deps, body, req, res), { refusalsOnly: 'code' });
     deps.counters.tokensIssued.inc({ auth_method: issued.authMethod });
     res.json(issued.response);
   };
