@@ -1,7 +1,7 @@
 import { PersonalDataExport } from '@msa/contracts';
-import { appError, methodNotAllowed } from '@msa/service-kit';
+import { methodNotAllowed, routePathOf } from '@msa/service-kit';
 import { Router, type Request } from 'express';
-import { issuerFor } from '../oauth/tokens/access-token.js';
+import { principalOf, requireCredentials } from '../routes/require-credentials.js';
 import { erasePersonalData, exportPersonalData, type DataSubject, type PersonalDataDeps } from './personal-data.js';
 
 /**
@@ -13,14 +13,7 @@ export function privacyRoutes(deps: PersonalDataDeps & { publicBaseUrl: string }
   const router = Router();
 
   function subjectOf(req: Request): DataSubject {
-    const principal = req.ctx.principal;
-    if (!principal) {
-      // The gateway answers this first; kept so the service is right on its own.
-      const metadata = `${issuerFor(deps.publicBaseUrl, req.ctx.sandbox)}/.well-known/oauth-protected-resource`;
-      throw appError('unauthorized', 'This resource needs credentials.', {
-        headers: { 'WWW-Authenticate': `Bearer resource_metadata="${metadata}"` },
-      });
-    }
+    const principal = principalOf(req.ctx);
     return principal.confirmed_email ? { kind: 'person', email: principal.confirmed_email } : { kind: 'api_key', clientId: principal.id };
   }
 
@@ -28,13 +21,13 @@ export function privacyRoutes(deps: PersonalDataDeps & { publicBaseUrl: string }
   const ctxOf = (req: Request) => ({ ...req.ctx, principal: null });
 
   router
-    .route('/v1/me/data')
-    .get(async (req, res) => {
+    .route(routePathOf('exportPersonalData'))
+    .get(requireCredentials('exportPersonalData', deps.publicBaseUrl), async (req, res) => {
       const data = await exportPersonalData(deps, subjectOf(req), { ctx: ctxOf(req) });
       res.setHeader('Cache-Control', 'private, no-store');
       res.json(PersonalDataExport.parse(data));
     })
-    .delete(async (req, res) => {
+    .delete(requireCredentials('erasePersonalData', deps.publicBaseUrl), async (req, res) => {
       await erasePersonalData(deps, subjectOf(req), { ctx: ctxOf(req) });
       req.log.info('personal data erased');
       res.status(204).end();

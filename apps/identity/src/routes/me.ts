@@ -1,24 +1,16 @@
 import { Principal } from '@msa/contracts';
-import { appError, methodNotAllowed } from '@msa/service-kit';
+import { methodNotAllowed, routePathOf } from '@msa/service-kit';
 import { Router } from 'express';
-import { issuerFor } from '../oauth/tokens/access-token.js';
 import type { RouteDeps } from './context.js';
+import { principalOf, requireCredentials } from './require-credentials.js';
 
 export function meRoutes(deps: RouteDeps): Router {
   const router = Router();
   router
-    .route('/v1/me')
-    .get((req, res) => {
-      const principal = req.ctx.principal;
-      if (!principal) {
-        // The gateway answers this first; kept so the service is right on its own.
-        const metadata = `${issuerFor(deps.publicBaseUrl, req.ctx.sandbox)}/.well-known/oauth-protected-resource`;
-        throw appError('unauthorized', 'This resource needs credentials.', {
-          headers: { 'WWW-Authenticate': `Bearer resource_metadata="${metadata}"` },
-        });
-      }
+    .route(routePathOf('getCurrentPrincipal'))
+    .get(requireCredentials('getCurrentPrincipal', deps.publicBaseUrl), (req, res) => {
       res.setHeader('Cache-Control', 'private, no-store');
-      res.json(Principal.parse(principal));
+      res.json(Principal.parse(principalOf(req.ctx)));
     })
     .all(methodNotAllowed({ publicBaseUrl: deps.publicBaseUrl }, ['GET']));
   return router;
