@@ -1,3 +1,4 @@
+import { nextUtcMidnight } from '@msa/service-kit/limits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildKeyRequest, freshIp, startIdentity, type IdentityHarness } from './identity-app.js';
 
@@ -117,7 +118,7 @@ describe('credential creation quota', () => {
     expect(res.status).toBe(429);
     expect(res.body.error).toMatchObject({ code: 'rate_limited', status: 429 });
     const now = new Date();
-    const toMidnight = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000;
+    const toMidnight = (nextUtcMidnight(now).getTime() - now.getTime()) / 1000;
     const retryAfter = Number(res.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(Math.abs(retryAfter - toMidnight)).toBeLessThan(120);

@@ -51,6 +51,8 @@ async function refusal(deps: ConsentDeps, sender: string, mailbox: string): Prom
 }
 
 export async function sendConsentCode(deps: ConsentDeps, input: SendConsentCodeInput): Promise<SendConsentCodeResult> {
+  // Only the surrounding space goes, not normalizeEmail's case: the code goes to, and the
+  // page shows, the address as typed; the counts below compare through mailboxKey.
   const parsed = ConsentEmail.safeParse(input.email?.trim());
   if (!parsed.success) return { kind: 'invalid_email' };
   const address = parsed.data;
