@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './common.js';
-import { CreateShopRequestArgs, GetShopRequestArgs, IDEMPOTENCY_KEY_MCP_HEADER, MCP_TOOLS, MCP_TOOL_NAMES, SearchProductsArgs, mcpTool } from './mcp-tools.js';
+import { CreateShopRequestArgs, GetShopRequestArgs, IDEMPOTENCY_KEY_MCP_HEADER, MCP_TOOLS, MCP_TOOL_NAMES, SearchProductsArgs, mcpTool, toolScopeOf } from './mcp-tools.js';
+import { OPERATIONS } from './operations.js';
 import { Quote, QuoteBody } from './quotes.js';
 import { z } from './zod.js';
 
@@ -18,6 +19,17 @@ describe('MCP_TOOLS', () => {
       ['create_shop_request', 'requests:write'],
       ['get_shop_request', 'requests:read'],
     ]);
+  });
+
+  it('takes each scope from the operations table, where the operation of the tool requires credentials', () => {
+    for (const tool of MCP_TOOLS) {
+      const op = OPERATIONS.find((o) => o.id === tool.operation);
+      if (!op) throw new Error(`${tool.name}: no operation ${tool.operation}`);
+      expect(tool.scope, tool.name).toBe(op.auth === 'required' && 'scope' in op ? op.scope : undefined);
+    }
+    expect(toolScopeOf('createShopRequest')).toBe('requests:write');
+    expect(toolScopeOf('listProducts')).toBeUndefined();
+    expect(() => toolScopeOf('noSuchOperation' as 'getQuote')).toThrow(/No operation 'noSuchOperation'/);
   });
 
   it('gives every tool a title and a one-line summary', () => {

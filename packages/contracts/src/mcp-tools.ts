@@ -5,6 +5,7 @@
 // long tool descriptions stay with the handlers in the mcp service.
 import { Pricing, Product, ProductList, ProductListQuery, Handle } from './catalog.js';
 import { LIMITS, type Scope } from './common.js';
+import { OPERATIONS, type RouteId } from './operations.js';
 import { ShopRequestBody, ShopRequestId, ShopRequestResult } from './shop-requests.js';
 import { Quote, QuoteBody } from './quotes.js';
 import { ShopCategory, ShopList } from './shops.js';
@@ -126,26 +127,40 @@ export interface McpToolSpec<Name extends string = string, Args extends z.ZodObj
    * repeating a call is safe.
    */
   hints: ToolHints;
+  /** The REST operation the tool performs, by its id in the operations table. */
+  operation: RouteId;
   /**
-   * The scope a caller must hold before the tool runs. Without credentials
-   * such a call on /mcp is refused with a Bearer challenge (HTTP 401), which
-   * OAuth-capable hosts follow; on /sandbox/mcp it runs anonymously, as the
-   * client address, which owns the shop requests it creates there and may
-   * read them back. Tools without one are open to every caller.
+   * The scope a caller must hold before the tool runs, taken from the
+   * operation's table entry (never written here) where that operation
+   * requires credentials. Without credentials such a call on /mcp is refused
+   * with a Bearer challenge (HTTP 401), which OAuth-capable hosts follow; on
+   * /sandbox/mcp it runs anonymously, as the client address, which owns the
+   * shop requests it creates there and may read them back. A tool over an
+   * open operation has none and is open to every caller, as that operation
+   * is without credentials.
    */
-  scope?: Scope;
+  scope?: Scope | undefined;
+}
+
+/** The scope of a tool over `operation`: the operation's own, where it requires credentials. */
+export function toolScopeOf(operation: RouteId): Scope | undefined {
+  const op = OPERATIONS.find((o) => o.id === operation);
+  if (!op) throw new Error(`No operation '${operation}' in the operations table`);
+  return op.auth === 'required' && 'scope' in op ? op.scope : undefined;
 }
 
 // Keeps each entry's own name and schema types, so a handler gets typed
-// arguments; `readOnly` is the hint, spelled once.
-const tool = <const Name extends string, Args extends z.ZodObject, Output extends z.ZodType>(spec: McpToolSpec<Name, Args, Output>) => ({
+// arguments; `readOnly` is the hint, spelled once, and `scope` the operation's.
+const tool = <const Name extends string, Args extends z.ZodObject, Output extends z.ZodType>(spec: Omit<McpToolSpec<Name, Args, Output>, 'scope'>) => ({
   ...spec,
   readOnly: spec.hints.readOnlyHint,
+  scope: toolScopeOf(spec.operation),
 });
 
 export const MCP_TOOLS = [
   tool({
     name: 'search_products',
+    operation: 'listProducts',
     title: 'Search printable base products',
     summary: 'Search the catalog of printable base products (free text, type, decoration; paged).',
     args: SearchProductsArgs,
@@ -154,6 +169,7 @@ export const MCP_TOOLS = [
   }),
   tool({
     name: 'get_product',
+    operation: 'getProduct',
     title: 'Get one product with prices',
     summary: 'One product by handle: colors, sizes, decoration, from-price and volume tiers.',
     args: GetProductArgs,
@@ -162,6 +178,7 @@ export const MCP_TOOLS = [
   }),
   tool({
     name: 'get_pricing',
+    operation: 'getPricing',
     title: 'Get the pricing overview',
     summary: 'Pricing overview: free setup, minimum order quantity 1, from-prices of every product.',
     args: GetPricingArgs,
@@ -170,6 +187,7 @@ export const MCP_TOOLS = [
   }),
   tool({
     name: 'list_public_shops',
+    operation: 'listPublicShops',
     title: 'List public merch shops',
     summary: 'Public merch shops, optionally by category.',
     args: ListPublicShopsArgs,
@@ -178,6 +196,7 @@ export const MCP_TOOLS = [
   }),
   tool({
     name: 'create_shop_request',
+    operation: 'createShopRequest',
     title: 'Request a new merch shop',
     summary: 'Submit a shop request for an organization (needs authorization on /mcp; anonymous on the sandbox).',
     args: CreateShopRequestArgs,
@@ -187,22 +206,22 @@ export const MCP_TOOLS = [
     // world on a tool that sends e-mail. A retry without the same
     // idempotency_key makes a second request.
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    scope: 'requests:write',
   }),
   tool({
     name: 'get_shop_request',
+    operation: 'getShopRequest',
     title: 'Read back a shop request',
     summary: 'One shop request by id, as create_shop_request returned it (needs the credentials that created it).',
     args: GetShopRequestArgs,
     output: ShopRequestResult,
     hints: READ,
-    scope: 'requests:read',
   }),
   // The body of POST /v1/quotes, unchanged: the one schema behind both. It
   // stores the quote it answers, but changes nothing anyone else sees, so a
   // repeat is safe and hosts need not ask before calling it.
   tool({
     name: 'get_quote',
+    operation: 'createQuote',
     title: 'Get exact prices (a quote)',
     summary: 'Exact prices for products and quantities for an organization type: the tier, unit and line prices, totals with VAT; a shop request may name its quote_id.',
     args: QuoteBody,

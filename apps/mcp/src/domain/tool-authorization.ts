@@ -1,5 +1,6 @@
 // Authorization per tool, decided before the SDK runs a call. A tool with a
-// `scope` in the contracts table needs credentials holding it; the refusal is
+// `scope` in the contracts tools table (its operation's, from the operations
+// table) needs credentials holding it; the refusal is
 // an HTTP 401 or 403 with a Bearer challenge, because only the HTTP status
 // makes an OAuth-capable host start (or step up) authorization. A tool error
 // inside a 200 would only be shown to the model.
