@@ -97,7 +97,7 @@ function authorizationOf(table: readonly OperationDef[], environments: DocUrls[]
     authorization_endpoint: href(u, table, 'authorize'),
     token_endpoint: href(u, table, 'issueAccessToken'),
     registration_endpoint: href(u, table, 'registerClient'),
-    scopes_for_shop_requests: ['requests:write'],
+    scopes_for_shop_requests: [requireOperation(table, 'createShopRequest').scope],
   }));
 }
 
