@@ -2,7 +2,9 @@
 // AppBridge (bundled with esbuild) runs in a page, loads each view read from
 // the running mcp service into a sandboxed iframe, delivers a real tool
 // result, and the test looks at what a person sees and clicks the buttons.
-// Writes screenshots of each view at 390 and 760 px to docs/screenshots/.
+// With VIEW_SCREENSHOTS=1 (`pnpm -F @msa/views screenshots`) it also writes
+// screenshots of each view at 390 and 760 px to docs/screenshots/; a plain
+// test run leaves the committed pictures alone.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +16,7 @@ const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`views-browser: ${CHROMIUM} is missing, so the views are not rendered in a browser (install chromium or set CHROMIUM_PATH)`);
 
 const HOST_URL = 'http://views-host.test/';
-const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+const SCREENSHOTS = process.env.VIEW_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url)) : null;
 const SANDBOX = { ctx: { sandbox: true }, headers: { 'X-Forwarded-Prefix': '/sandbox' } };
 
 // The host page: an AppBridge per view, the view in an iframe with scripts
@@ -63,7 +65,7 @@ beforeAll(async () => {
   hostScript = bundled.outputFiles[0]!.text;
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
@@ -124,6 +126,7 @@ const viewFrame = (o: Opened) => o.page.frameLocator('iframe');
 const euros = (locale: string, value: number) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(value);
 
 async function screenshot(o: Opened, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
   await o.page.locator('iframe').screenshot({ path: `${SCREENSHOTS}${name}.png` });
 }
 
