@@ -144,8 +144,25 @@ class RequestExchange implements Exchange {
   ) {}
 
   get addressKey(): string {
-    return (this.#addressKey ??= limitKeyOfAddress(this.ip, { ipv6Prefix: this.ipv6Prefix }));
+    return (this.#addressKey ??= addressKeyOf(this.ip, this.ipv6Prefix));
   }
+}
+
+/** The addresses seen lately and their limit keys, per IPv6 prefix length: parsing an address costs more than the rest of its count. */
+const addressKeys = new Map<number | undefined, Map<string, string>>();
+const ADDRESS_KEYS_KEPT = 10_000;
+
+function addressKeyOf(ip: string, ipv6Prefix: number | undefined): string {
+  let keys = addressKeys.get(ipv6Prefix);
+  if (!keys) addressKeys.set(ipv6Prefix, (keys = new Map()));
+  let key = keys.get(ip);
+  if (key === undefined) {
+    key = limitKeyOfAddress(ip, { ipv6Prefix });
+    // Bounded: many addresses start the cache again rather than grow it.
+    if (keys.size >= ADDRESS_KEYS_KEPT) keys.clear();
+    keys.set(ip, key);
+  }
+  return key;
 }
 
 /** Runs `stages` in order, each handing on to the next; the chain is built once. */
