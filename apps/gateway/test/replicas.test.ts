@@ -104,6 +104,18 @@ describe('the leased per-minute limiter', () => {
     expect(past.state.resetSeconds).toBeLessThanOrEqual(60);
   });
 
+  it('refuses a caller past the limit without asking Redis again until the minute ends', async () => {
+    const one = limiter('past', 5);
+    for (let i = 0; i < 5; i++) await one.consume('p:past');
+    expect((await one.consume('p:past')).allowed).toBe(false);
+    // Were Redis asked, the emptied count would let the next request through.
+    await tr.redis.del(`${tr.prefix}past:p:past`);
+
+    const again = await one.consume('p:past');
+
+    expect(again).toMatchObject({ allowed: false, state: { remaining: 0 } });
+  });
+
   it('refuses a batch larger than what is left whole, and spends nothing of it', async () => {
     const one = limiter('batch', 10);
     for (let i = 0; i < 7; i++) await one.consume('p:batch');

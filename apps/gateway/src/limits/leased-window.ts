@@ -97,6 +97,8 @@ export function createLeasedWindowLimiter({ redis, keyPrefix, policy, points, wi
       leases.set(key, known);
     }
     const l = known;
+    // Every unit of this window is taken (by any replica): refused here, Redis is not asked again until it ends.
+    if (l.left < cost && l.taken >= points && l.endsAt > Date.now()) return refused(l);
     while (l.left < cost) {
       if (l.asking) {
         await l.asking;
@@ -106,10 +108,14 @@ export function createLeasedWindowLimiter({ redis, keyPrefix, policy, points, wi
       l.asking = asking;
       await asking;
       // Redis had no more units (or too few for this batch): refused, nothing spent.
-      if (l.left < cost) return { allowed: false, state: state(points - (l.taken - l.left), l.endsAt - Date.now()) };
+      if (l.left < cost) return refused(l);
     }
     l.left -= cost;
     return { allowed: true, state: state(points - (l.taken - l.left), l.endsAt - Date.now()) };
+  }
+
+  function refused(l: Lease): ConsumeResult {
+    return { allowed: false, state: state(points - (l.taken - l.left), l.endsAt - Date.now()) };
   }
 
   async function consumeInMemory(key: string, cost: number): Promise<ConsumeResult> {

@@ -26,33 +26,45 @@ export interface FailedAuthBudgetOptions {
  * into 429. Credentials settled without identity never read the budget.
  */
 export function createFailedAuthBudgetStage({ limiter, failOpen, rejections }: FailedAuthBudgetOptions): Stage<View<typeof FAILED_AUTH_BUDGET_HANDOFF>> {
-  async function guard(x: View<typeof FAILED_AUTH_BUDGET_HANDOFF>, next: Next<View<typeof FAILED_AUTH_BUDGET_HANDOFF>>): Promise<void> {
+  /** Budget state of one request: read once, and only when identity is about to be asked or a credential failed. */
+  function budgetOf(x: View<typeof FAILED_AUTH_BUDGET_HANDOFF>) {
     // Worked out only once the budget is read: a key the gateway knows never needs it.
     const address = () => `ip:${x.addressKey}`;
     let budget: Promise<ConsumeResult | undefined> | undefined;
-    const readBudget = () => (budget ??= failOpen(x.req, () => limiter.check(address())));
+    return { address, read: () => (budget ??= failOpen(x.req, () => limiter.check(address()))) };
+  }
+
+  async function refused(x: View<typeof FAILED_AUTH_BUDGET_HANDOFF>, budget: ReturnType<typeof budgetOf>, err: unknown): Promise<never> {
+    if (!(err instanceof CredentialRefused)) throw err;
+    const state = await budget.read();
+    if (state && !state.allowed) {
+      setRateLimitHeaders(x.res, state.state);
+      rejections.inc({ policy: limiter.policy });
+      throw rateLimitedError(
+        state.state,
+        `More than ${limiter.points} failed authentications in a minute from this address.`,
+        'Check the credential you send (Authorization: Bearer <API_KEY or access token>), then wait for Retry-After seconds.',
+      );
+    }
+    const after = await failOpen(x.req, () => limiter.fail(budget.address()));
+    if (after) setRateLimitHeaders(x.res, after.state);
+    throw err;
+  }
+
+  /** Runs the later stages and watches them for a CredentialRefused; when they finish in this tick, without a promise. */
+  function guard(x: View<typeof FAILED_AUTH_BUDGET_HANDOFF>, next: Next<View<typeof FAILED_AUTH_BUDGET_HANDOFF>>): void | Promise<void> {
+    const budget = budgetOf(x);
     x.mayAskIdentity = async () => {
-      const state = await readBudget();
+      const state = await budget.read();
       return state === undefined || state.allowed;
     };
+    let result: void | Promise<void>;
     try {
-      await next(x);
+      result = next(x);
     } catch (err) {
-      if (!(err instanceof CredentialRefused)) throw err;
-      const state = await readBudget();
-      if (state && !state.allowed) {
-        setRateLimitHeaders(x.res, state.state);
-        rejections.inc({ policy: limiter.policy });
-        throw rateLimitedError(
-          state.state,
-          `More than ${limiter.points} failed authentications in a minute from this address.`,
-          'Check the credential you send (Authorization: Bearer <API_KEY or access token>), then wait for Retry-After seconds.',
-        );
-      }
-      const after = await failOpen(x.req, () => limiter.fail(address()));
-      if (after) setRateLimitHeaders(x.res, after.state);
-      throw err;
+      return refused(x, budget, err);
     }
+    return result && result.catch((err: unknown) => refused(x, budget, err));
   }
 
   return (x, next) => {
