@@ -2,9 +2,14 @@
 // without scanning the table or splitting its path. Paths without parameters
 // (almost every call) are one map lookup that returns a resolution made at
 // start; the others are tried in table order, as before.
-import type { RouteDef } from './route-table.js';
+/** What matching reads of a route; the table's routes carry more, which comes back unchanged. */
+export interface MatchableRoute {
+  method: string;
+  /** Literal segments, `:param`, or a trailing `*`. */
+  path: string;
+}
 
-export type Resolution<R extends RouteDef<string> = RouteDef> =
+export type Resolution<R extends MatchableRoute> =
   | { kind: 'route'; route: R }
   | { kind: 'method_not_allowed'; allowed: string[] }
   | { kind: 'not_found' };
@@ -37,7 +42,7 @@ function isLiteral(pattern: string): boolean {
 }
 
 /** Resolutions by method for one set of matching routes (in table order). HEAD uses the GET route. */
-function resolutionsFor<R extends RouteDef<string>>(candidates: readonly R[]): (method: string) => Resolution<R> {
+function resolutionsFor<R extends MatchableRoute>(candidates: readonly R[]): (method: string) => Resolution<R> {
   if (candidates.length === 0) return () => NOT_FOUND;
   const byMethod = new Map<string, Resolution<R>>();
   for (const route of candidates) if (!byMethod.has(route.method)) byMethod.set(route.method, { kind: 'route', route });
@@ -46,7 +51,7 @@ function resolutionsFor<R extends RouteDef<string>>(candidates: readonly R[]): (
 }
 
 /** Finds the route for a method and a path (already without `/sandbox`). HEAD uses the GET route. */
-export function compileRoutes<R extends RouteDef<string>>(routes: readonly R[]): (method: string, rawPath: string) => Resolution<R> {
+export function compileRoutes<R extends MatchableRoute>(routes: readonly R[]): (method: string, rawPath: string) => Resolution<R> {
   const compiled = routes.map((route) => ({ route, matcher: compilePattern(route.path) }));
   const dynamic = compiled.filter(({ route }) => !isLiteral(route.path));
   const literal = new Map<string, (method: string) => Resolution<R>>();

@@ -3,9 +3,9 @@
 // proxies nothing that is not listed there, so a service's /internal routes
 // and /metrics can never be reached from outside.
 import { OPERATIONS, type OperationDef, type RouteId, type Scope, type ServiceName } from '@msa/contracts';
-import { compileRoutes } from './route-matcher.js';
+import { compileRoutes, type Resolution as MatchedRoute } from './route-matcher.js';
 
-export type { Resolution } from './route-matcher.js';
+export type Resolution<R extends RouteDef<string> = RouteDef> = MatchedRoute<R>;
 
 export type UpstreamName = Exclude<ServiceName, 'gateway' | 'intake-worker'>;
 
