@@ -1,6 +1,8 @@
+import { SERVICE_FACTS } from '@msa/contracts';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  define: { __REPLY_WITHIN_HOURS__: String(SERVICE_FACTS.replyWithinHours) },
   test: {
     pool: 'forks',
     maxWorkers: 2,

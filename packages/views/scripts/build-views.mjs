@@ -1,6 +1,7 @@
 // Bundles the view script (src/app/main.ts) and styles with esbuild and writes
 // one self-contained HTML document per view into dist/views/. The views share
 // one script: a product card can become a quote and a quote a shop request.
+import { SERVICE_FACTS } from '@msa/contracts';
 import { build, transform } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -20,6 +21,7 @@ const script = await build({
   target: 'es2020',
   minify: true,
   legalComments: 'none',
+  define: { __REPLY_WITHIN_HOURS__: String(SERVICE_FACTS.replyWithinHours) },
 });
 const css = await transform(readFileSync(new URL('src/app/styles.css', root), 'utf8'), { loader: 'css', minify: true });
 

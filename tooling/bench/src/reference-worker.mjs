@@ -8,6 +8,7 @@
 // API, sends both over one pooled transport to the same SMTP sink, and
 // appends one entry to a Redis list. Nothing else: no validation, no step
 // records, no limit, no logging, no metrics.
+import { SERVICE_FACTS } from '@msa/contracts';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
@@ -87,7 +88,7 @@ function operatorMail(job) {
 function confirmationMail({ request_id: id, body }) {
   const text =
     `Guten Tag,\n\nIhre Shop-Anfrage „${body.shop_name}“ ist bei uns eingegangen (${id}). ` +
-    'Wir melden uns innerhalb von 48 Stunden mit einem Entwurf.\n\nMit freundlichen Grüßen\nIhr Merch-Shop-Team\n';
+    `Wir melden uns innerhalb von ${SERVICE_FACTS.replyWithinHours} Stunden mit einem Entwurf.\n\nMit freundlichen Grüßen\nIhr Merch-Shop-Team\n`;
   return {
     from,
     to: body.organization.email,

@@ -1,5 +1,9 @@
 // The words of the views, German and English: the host's locale picks one.
 
+// The reply time from contracts' SERVICE_FACTS, put in by the build (esbuild and
+// vitest `define`): the browser bundle stays free of zod.
+declare const __REPLY_WITHIN_HOURS__: number;
+
 const de = {
   loading: 'Einen Moment …',
   noProducts: 'Keine Produkte gefunden.',
@@ -37,7 +41,7 @@ const de = {
   status: 'Status',
   organization: 'Organisation',
   products: 'Produkte',
-  promise: 'Das Team baut den Shop innerhalb von 48 Stunden und meldet sich bei der Ansprechperson.',
+  promise: `Das Team baut den Shop innerhalb von ${__REPLY_WITHIN_HOURS__} Stunden und meldet sich bei der Ansprechperson.`,
   sandbox: 'Sandbox: Nichts wurde gesendet. Die Anfrage wurde geprüft und gespeichert, aber nicht an das Team übermittelt.',
   signIn: 'Zum Senden ist eine Anmeldung nötig. Bitte melde dich an und versuche es erneut.',
   failed: 'Das hat nicht geklappt',
@@ -85,7 +89,7 @@ const en: Text = {
   status: 'Status',
   organization: 'Organization',
   products: 'Products',
-  promise: 'The team builds the shop within 48 hours and writes to the contact person.',
+  promise: `The team builds the shop within ${__REPLY_WITHIN_HOURS__} hours and writes to the contact person.`,
   sandbox: 'Sandbox: nothing was sent. The request was validated and stored, never passed to the team.',
   signIn: 'Sending needs sign-in. Please sign in and try again.',
   failed: 'That did not work',
