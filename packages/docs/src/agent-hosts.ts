@@ -234,5 +234,7 @@ export function agentHostVars(ctx: DocContext, u: DocUrls, table: readonly Opera
     LIVE_SHOP_REQUESTS_PER_DAY: LIMITS.liveShopRequestsPerDay,
     HOST_GUIDE_INDEX: guideIndex(u),
     HOST_GUIDES: HOST_GUIDES.map((g) => hostGuideMarkdown(g, c)).join('\n\n'),
+    VIEW_HOSTS: VIEW_HOSTS.join(', '),
+    VIEWS_NOTE,
   };
 }
