@@ -19,20 +19,34 @@ export interface LimitState {
  * `"name";q=…;w=…` and `"name";r=…;t=…`), appending to what an earlier hop set.
  */
 export function setRateLimitHeaders(res: Response, ...states: LimitState[]): void {
-  const append = (name: string, value: string) => {
-    const prev = res.getHeader(name);
-    res.setHeader(name, prev ? `${String(prev)}, ${value}` : value);
-  };
-  for (const [name, value] of Object.entries(rateLimitHeaders(...states))) append(name, value);
+  // Every answer the gateway counts passes here: the two values are built
+  // straight, without the record and entry arrays rateLimitHeaders makes.
+  if (states.length === 0) return;
+  appendHeader(res, 'RateLimit-Policy', policyValue(states));
+  appendHeader(res, 'RateLimit', remainingValue(states));
+}
+
+function appendHeader(res: Response, name: string, value: string): void {
+  const prev = res.getHeader(name);
+  res.setHeader(name, prev ? `${String(prev)}, ${value}` : value);
+}
+
+function policyValue(states: readonly LimitState[]): string {
+  let value = '';
+  for (const s of states) value += `${value ? ', ' : ''}"${s.policy}";q=${s.limit};w=${s.windowSeconds}`;
+  return value;
+}
+
+function remainingValue(states: readonly LimitState[]): string {
+  let value = '';
+  for (const s of states) value += `${value ? ', ' : ''}"${s.policy}";r=${Math.max(0, s.remaining)};t=${Math.max(0, Math.ceil(s.resetSeconds))}`;
+  return value;
 }
 
 /** The same two headers as values, for an error that carries them (`AppError` extra.headers) to a response no one else rates. */
 export function rateLimitHeaders(...states: LimitState[]): Record<string, string> {
   if (states.length === 0) return {};
-  return {
-    'RateLimit-Policy': states.map((s) => `"${s.policy}";q=${s.limit};w=${s.windowSeconds}`).join(', '),
-    RateLimit: states.map((s) => `"${s.policy}";r=${Math.max(0, s.remaining)};t=${Math.max(0, Math.ceil(s.resetSeconds))}`).join(', '),
-  };
+  return { 'RateLimit-Policy': policyValue(states), RateLimit: remainingValue(states) };
 }
 
 /** A 429 with Retry-After; `showQuota` adds the refusing policy's RateLimit headers to it as well. */
