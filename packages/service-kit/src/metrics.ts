@@ -30,20 +30,24 @@ export function createMetrics(service: string): Metrics {
     registers: [registry],
   });
   // One listener shared by all requests and one prom-client child per label
-  // set, instead of a timer closure, a finish closure and a label merge per
-  // request.
-  const children = new Map<string, ReturnType<typeof duration.labels>>();
+  // set, found through maps by route, method and status instead of a label
+  // key built per request; no timer closure, finish closure or label merge.
+  type Child = ReturnType<typeof duration.labels>;
+  const children = new Map<string, Map<string, Map<number, Child>>>();
+  function childOf(method: string, route: string, status: number): Child {
+    let byMethod = children.get(route);
+    if (!byMethod) children.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let child = byStatus.get(status);
+    if (!child) byStatus.set(status, (child = duration.labels(method, route, String(status))));
+    return child;
+  }
   function observeFinished(this: ServerResponse) {
     const req = this.req as TimedRequest;
     // The matched pattern, not the raw path, keeps label cardinality bounded.
     const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || 'unmatched';
-    const key = `${req.method} ${route} ${this.statusCode}`;
-    let child = children.get(key);
-    if (!child) {
-      child = duration.labels(req.method, route, String(this.statusCode));
-      children.set(key, child);
-    }
-    child.observe((performance.now() - req[STARTED]!) / 1000);
+    childOf(req.method, route, this.statusCode).observe((performance.now() - req[STARTED]!) / 1000);
   }
   const http: RequestHandler = (req, res, next) => {
     (req as TimedRequest)[STARTED] = performance.now();
