@@ -106,15 +106,45 @@ export function createInternalSigner(secret: string, { maxCached = SIGNED_CACHE_
 
   // Keyed by exactly what is signed, so a token is only ever reused for the context it binds.
   const tokens = new LRUCache<string, string>({ max: maxCached, ttl: REUSE_SECONDS * 1000 });
+  const keyOf = signingKeys();
   return (audience, ctx) => {
-    const ctxJson = signedContextJson(ctx);
-    const cacheKey = `${audience} ${ctxJson}`;
+    const { ctxJson, cacheKey } = keyOf(audience, ctx);
     let token = tokens.get(cacheKey);
     if (token === undefined) {
       token = sign(audience, ctxJson);
       tokens.set(cacheKey, token);
     }
     return token;
+  };
+}
+
+interface SigningKey {
+  audience: ServiceName;
+  sandbox: boolean;
+  ip: string;
+  ctxJson: string;
+  cacheKey: string;
+}
+
+/**
+ * The context's JSON and the token cache's key, remembered per principal
+ * object for its last audience, sandbox and address: the gateway's key cache
+ * hands on the same principal object for every request with a key, so those
+ * requests neither serialize it again nor hash a fresh key string. Principals
+ * are never changed once made.
+ */
+function signingKeys(): (audience: ServiceName, ctx: Pick<CallContext, 'principal' | 'sandbox' | 'ip'>) => SigningKey {
+  const last = new WeakMap<object, SigningKey>();
+  const noPrincipal = {};
+  return (audience, ctx) => {
+    const owner: unknown = ctx.principal === null ? noPrincipal : ctx.principal;
+    const sandbox = ctx.sandbox === true;
+    const remembered = typeof owner === 'object' && owner !== null ? last.get(owner) : undefined;
+    if (remembered && remembered.audience === audience && remembered.sandbox === sandbox && remembered.ip === ctx.ip) return remembered;
+    const ctxJson = signedContextJson(ctx);
+    const key: SigningKey = { audience, sandbox, ip: ctx.ip, ctxJson, cacheKey: `${audience} ${ctxJson}` };
+    if (typeof owner === 'object' && owner !== null) last.set(owner, key);
+    return key;
   };
 }
 
