@@ -29,6 +29,8 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
 export interface PreparedBody {
   payload: string;
   etag: string;
+  /** The payload's UTF-8 bytes, for a body sent many times: encoded once instead of by every send. */
+  bytes?: Buffer;
 }
 
 export function prepareBody(body: unknown): PreparedBody {
@@ -40,13 +42,35 @@ export function sendCacheable(req: Request, res: Response, body: unknown, opts: 
   sendPrepared(req, res, prepareBody(body), opts);
 }
 
+const DEFAULT_CACHE_CONTROL = 'public, max-age=60';
+
+/** What `res.type(t)` writes for each content type the code sends, and whether it names UTF-8 (worked out once per type). */
+const typeHeaders = new Map<string, { header: string; utf8: boolean }>();
+
+function setType(res: Response, contentType: string): { header: string; utf8: boolean } | undefined {
+  const known = typeHeaders.get(contentType);
+  if (known) {
+    res.setHeader('Content-Type', known.header);
+    return known;
+  }
+  res.type(contentType);
+  const header = res.getHeader('Content-Type');
+  if (typeof header !== 'string') return undefined;
+  const type = { header, utf8: header.endsWith('; charset=utf-8') };
+  typeHeaders.set(contentType, type);
+  return type;
+}
+
 /** `sendCacheable` for a body prepared earlier with `prepareBody`. */
-export function sendPrepared(req: Request, res: Response, { payload, etag }: PreparedBody, opts: CacheableOptions = {}): void {
+export function sendPrepared(req: Request, res: Response, { payload, etag, bytes }: PreparedBody, opts: CacheableOptions = {}): void {
   res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', `public, max-age=${opts.maxAgeSeconds ?? 60}`);
+  res.setHeader('Cache-Control', opts.maxAgeSeconds === undefined ? DEFAULT_CACHE_CONTROL : `public, max-age=${opts.maxAgeSeconds}`);
   if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
     res.status(304).end();
     return;
   }
-  res.type(opts.contentType ?? 'application/json').send(payload);
+  const type = setType(res, opts.contentType ?? 'application/json');
+  // express sends a string as UTF-8 and adds that charset to the type; bytes
+  // encoded earlier are the same answer where the type names it already.
+  res.send(bytes && type?.utf8 ? bytes : payload);
 }

@@ -22,7 +22,11 @@ export function createPageCache<V>() {
         pages = new Map();
         bySnapshot.set(snapshot, pages);
       }
-      return getOrBuild(pages, key, MAX_ENTRIES, () => prepareBody(build()));
+      return getOrBuild(pages, key, MAX_ENTRIES, () => {
+        const prepared = prepareBody(build());
+        // Kept as bytes too: a page is sent many times, and express would encode the text for every send.
+        return { ...prepared, bytes: Buffer.from(prepared.payload) };
+      });
     },
   };
 }
