@@ -115,8 +115,10 @@ function onProxyReq(proxyReq: http.ClientRequest, req: http.IncomingMessage) {
   const forwarding = forwardingOf(req)!;
   forwarding.proxyReq = proxyReq;
   (proxyReq as Tagged<http.ClientRequest>)[FORWARDING] = forwarding;
-  proxyReq.once('timeout', onUpstreamTimeout);
-  proxyReq.once('response', onUpstreamResponse);
+  // `on`, not `once`: each handler may run again harmlessly (the response
+  // comes once, a timeout only sets a flag), and `once` wraps it anew per request.
+  proxyReq.on('timeout', onUpstreamTimeout);
+  proxyReq.on('response', onUpstreamResponse);
   if (req.complete) onBodySent.call(req);
   else req.on('timeout', onClientTimeout).once('end', onBodySent);
 }
@@ -128,7 +130,8 @@ function onProxyRes(proxyRes: http.IncomingMessage, req: http.IncomingMessage, r
   proxyRes.headers.vary = vary ? `${vary}, Authorization, X-API-Key` : 'Authorization, X-API-Key';
   forwardingOf(req)!.upstreamRes = proxyRes;
   if (closesConnection(req)) proxyRes.headers.connection = 'close';
-  res.once('close', onClientClose);
+  // `close` comes once per response; `once` would wrap the listener for every request.
+  res.on('close', onClientClose);
 }
 
 interface PassHook {
