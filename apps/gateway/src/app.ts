@@ -142,7 +142,8 @@ export function createApp(deps: GatewayDeps): Express {
     },
     { 'API-Version': API_VERSION },
   );
-  const context = requestContext(logger);
+  // The request timer shares the context's `finish` listener.
+  const context = requestContext(logger, { finished: metrics.timing.finished });
   const health = healthRoutes({ ready: deps.ready });
   // Headers, request context and metrics run for every request in one
   // middleware, and the health router only for its two paths: each layer
@@ -150,7 +151,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use((req, res, next) => {
     headers(req, res, noop);
     context(req, res, noop);
-    metrics.http(req, res, noop);
+    metrics.timing.start(req);
     // What the health router would match (case-insensitive, trailing slash allowed); it passes the rest on.
     if (HEALTH_PATH.test(req.path)) return health(req, res, (err?: unknown) => (err ? next(err) : gateway(req, res, next)));
     gateway(req, res, next);

@@ -41,9 +41,10 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   const env = { publicBaseUrl: opts.publicBaseUrl };
   app.use(
     serviceFront({
-      context: requestContext(opts.logger),
-      // Timed here, served on the admin port (createAdminApp).
-      timing: opts.metrics?.http,
+      // Timed here, served on the admin port (createAdminApp); the timer
+      // shares the context's `finish` listener.
+      context: requestContext(opts.logger, { finished: opts.metrics?.timing.finished }),
+      timing: opts.metrics?.timing.start,
       health: healthRoutes({ ready: opts.ready }),
       auth: opts.internalAuthSecret ? internalAuth(opts.internalAuthSecret, opts.service) : undefined,
       body: onlyWithBody([
@@ -69,7 +70,7 @@ const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;
  */
 function serviceFront(parts: {
   context: RequestHandler;
-  timing: RequestHandler | undefined;
+  timing: ((req: Parameters<RequestHandler>[0]) => void) | undefined;
   health: RequestHandler;
   auth: RequestHandler | undefined;
   body: RequestHandler;
@@ -78,9 +79,9 @@ function serviceFront(parts: {
   const afterAuth = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) =>
     auth ? auth(req, res, (err?: unknown) => (err ? next(err) : body(req, res, next))) : body(req, res, next);
   return (req, res, next) => {
-    // Both call next() before they return; neither fails.
+    // context calls next() before it returns; neither fails.
     context(req, res, noop);
-    timing?.(req, res, noop);
+    timing?.(req);
     if (HEALTH_PATH.test(req.path)) return health(req, res, (err?: unknown) => (err ? next(err) : afterAuth(req, res, next)));
     afterAuth(req, res, next);
   };

@@ -8,6 +8,13 @@ export interface Metrics {
   registry: Registry;
   /** Times every request by method, route pattern and status. */
   http: RequestHandler;
+  /**
+   * `http` in its two parts, for a front that already listens for `finish`
+   * (requestContext's `finished`): `start` at the request, `finished` with
+   * the response as `this` once it is sent. One listener per response
+   * instead of two.
+   */
+  timing: { start(req: Request): void; finished(this: ServerResponse): void };
   /** `GET /metrics` in the Prometheus text format. */
   routes: Router;
   counter(name: string, help: string, labelNames?: string[]): Counter;
@@ -49,8 +56,11 @@ export function createMetrics(service: string): Metrics {
     const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || 'unmatched';
     childOf(req.method, route, this.statusCode).observe((performance.now() - req[STARTED]!) / 1000);
   }
-  const http: RequestHandler = (req, res, next) => {
+  const start = (req: Request) => {
     (req as TimedRequest)[STARTED] = performance.now();
+  };
+  const http: RequestHandler = (req, res, next) => {
+    start(req);
     res.on('finish', observeFinished);
     next();
   };
@@ -62,6 +72,7 @@ export function createMetrics(service: string): Metrics {
   return {
     registry,
     http,
+    timing: { start, finished: observeFinished },
     routes,
     counter: (name, help, labelNames = []) => new Counter({ name, help, labelNames, registers: [registry] }),
     histogram: (name, help, labelNames = [], buckets) =>

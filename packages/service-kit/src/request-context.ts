@@ -116,8 +116,22 @@ export function callContextOf(req: Pick<Request, 'id' | 'traceparent'>, signed: 
   return { principal: signed.principal, sandbox: signed.sandbox, ip: signed.ip, request_id: req.id, traceparent: req.traceparent };
 }
 
+export interface RequestContextOptions {
+  /** Log failed requests (and every request at `debug`); default true. */
+  logRequests?: boolean;
+  /** Runs when each response is sent, from the same `finish` listener (a request timer: Metrics `timing.finished`). */
+  finished?: (this: ServerResponse) => void;
+}
+
 /** Request id and trace context on the request, the response and every log line. */
-export function requestContext(logger: Logger, { logRequests = true } = {}): RequestHandler {
+export function requestContext(logger: Logger, { logRequests = true, finished }: RequestContextOptions = {}): RequestHandler {
+  // One listener per response for the log line and `finished` together.
+  const logAndFinish = finished
+    ? function (this: ServerResponse) {
+        logFinished.call(this);
+        finished.call(this);
+      }
+    : logFinished;
   return (req, res, next) => {
     const r = req as unknown as ContextRequest;
     req.id = pickRequestId(req.headers['x-request-id']);
@@ -127,8 +141,8 @@ export function requestContext(logger: Logger, { logRequests = true } = {}): Req
     // Only a level that writes one of the two lines pays for the listener.
     if (logRequests && logger.isLevelEnabled('error')) {
       r[STARTED] = performance.now();
-      res.on('finish', logFinished);
-    }
+      res.on('finish', logAndFinish);
+    } else if (finished) res.on('finish', finished);
     next();
   };
 }
