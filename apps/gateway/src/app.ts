@@ -25,7 +25,7 @@ import { AUTHORIZE_BUDGET_HANDOFF, createAuthorizeBudgetStage, DEFAULT_AUTHORIZE
 import { CORS_HANDOFF, createCorsStage } from './stages/cors.js';
 import { createDeprecationStage, DEPRECATION_HANDOFF } from './stages/deprecation.js';
 import { createErasureStage, ERASURE_HANDOFF } from './stages/erasure.js';
-import { createExchange, namedStage, pipeline, type GatewayLimiter, type NamedStage } from './stages/exchange.js';
+import { chain, createExchange, namedStage, type GatewayLimiter, type NamedStage } from './stages/exchange.js';
 import { createFailOpen, createGatewayCounters } from './stages/fail-open.js';
 import { createFailedAuthBudgetStage, FAILED_AUTH_BUDGET_HANDOFF } from './stages/failed-auth-budget.js';
 import { createForwardStage, FORWARD_HANDOFF } from './stages/forward.js';
@@ -125,10 +125,20 @@ export function createStages(deps: GatewayDeps): NamedStage[] {
 export function createApp(deps: GatewayDeps): Express {
   const { logger, metrics, publicBaseUrl } = deps;
   const env = { publicBaseUrl };
-  const handle = pipeline(createStages(deps));
+  const handle = chain(createStages(deps));
   // Until resolve names the resource addressed, the REST API's.
   const api = protectedResourceFor(publicBaseUrl, false, false);
-  const gateway: RequestHandler = (req, res, next) => void handle(createExchange(req, res, next, api, deps.ipv6LimitPrefix)).catch(next);
+  // A refusal, thrown or rejected, goes to the error handler; a request the
+  // stages settle in one tick makes no promise.
+  const gateway: RequestHandler = (req, res, next) => {
+    let settled: void | Promise<void>;
+    try {
+      settled = handle(createExchange(req, res, next, api, deps.ipv6LimitPrefix));
+    } catch (err) {
+      return next(err);
+    }
+    if (settled) void settled.catch(next);
+  };
 
   const app = express();
   app.disable('x-powered-by');

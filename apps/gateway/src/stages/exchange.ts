@@ -165,14 +165,24 @@ function addressKeyOf(ip: string, ipv6Prefix: number | undefined): string {
   return key;
 }
 
-/** Runs `stages` in order, each handing on to the next; the chain is built once. */
-export function pipeline(stages: readonly (Stage | NamedStage)[]): (x: Exchange) => Promise<void> {
+/**
+ * Runs `stages` in order, each handing on to the next; the chain is built
+ * once. A stage may throw before it hands on, and the result is a promise
+ * only when a stage made one: a request the stages settle in one tick costs
+ * no promise (`pipeline` wraps it for callers that want one).
+ */
+export function chain(stages: readonly (Stage | NamedStage)[]): (x: Exchange) => void | Promise<void> {
   let run: Next = () => undefined;
   for (const stage of [...stages].reverse()) {
     const after = run;
     const step = typeof stage === 'function' ? stage : stage.run;
     run = (x) => step(x, after);
   }
-  // async, so a stage that throws before its first await rejects instead.
+  return run;
+}
+
+/** `chain` as a promise: a stage that throws before its first await rejects it. */
+export function pipeline(stages: readonly (Stage | NamedStage)[]): (x: Exchange) => Promise<void> {
+  const run = chain(stages);
   return async (x) => run(x);
 }
