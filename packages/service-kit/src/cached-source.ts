@@ -20,6 +20,8 @@ export interface Snapshot<V> {
 export interface CachedSource<V> {
   /** The current copy, refreshed first when it is older than `refreshMs`. */
   get(): Promise<Snapshot<V>>;
+  /** The current copy when it needs no refresh (what `get` would answer at once), else undefined: a hot path's answer without a promise. */
+  fresh?(): Snapshot<V> | undefined;
 }
 
 export interface CachedSourceOptions<T, V> {
@@ -63,6 +65,9 @@ export function createCachedSource<T, V>(opts: CachedSourceOptions<T, V>): Cache
   }
 
   return {
+    fresh() {
+      return snapshot && now() < freshUntil ? snapshot : undefined;
+    },
     async get() {
       const t = now();
       if (snapshot && t < freshUntil) return snapshot;

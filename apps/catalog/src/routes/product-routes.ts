@@ -1,6 +1,6 @@
 import { ProductHandleParams, ProductListQuery } from '@msa/contracts';
-import { type CachedSource, methodNotAllowed, notFound, parseOr, sendPrepared } from '@msa/service-kit';
-import { Router } from 'express';
+import { type CachedSource, methodNotAllowed, notFound, parseOr, sendPrepared, type Snapshot } from '@msa/service-kit';
+import { type Request, type Response, Router } from 'express';
 import type { CatalogIndex } from '../domain/catalog-index.js';
 import { productListJson } from '../domain/product-list-json.js';
 import { linkBase } from '../domain/product-view.js';
@@ -16,27 +16,33 @@ export function productRoutes({ catalog, publicBaseUrl }: ProductRoutesDeps): Ro
   const env = { publicBaseUrl };
   const pages = createPageCache<CatalogIndex>();
 
+  function sendList(req: Request, res: Response, snapshot: Snapshot<CatalogIndex>): void {
+    // Keyed by the raw query: the same text always parses to the same
+    // query, so a hit skips the parse too, and a query that fails to parse
+    // throws before anything is kept.
+    const at = req.originalUrl.indexOf('?');
+    const key = `${req.ctx.sandbox ? 's' : 'l'}${at === -1 ? '' : req.originalUrl.slice(at)}`;
+    const page = pages.get(snapshot, key, () => {
+      const query = parseOr(ProductListQuery, req.query, 'invalid_request', 'The query parameters are invalid.');
+      const found = snapshot.value.searchProducts(query, linkBase(publicBaseUrl, req.ctx.sandbox));
+      return productListJson({
+        generated_at: snapshot.generatedAt.toISOString(),
+        total: found.total,
+        limit: query.limit,
+        offset: query.offset,
+        products: found.products,
+      });
+    });
+    sendPrepared(req, res, page);
+  }
+
   router
     .route('/')
-    .get(async (req, res) => {
-      const snapshot = await catalog.get();
-      // Keyed by the raw query: the same text always parses to the same
-      // query, so a hit skips the parse too, and a query that fails to parse
-      // throws before anything is kept.
-      const at = req.originalUrl.indexOf('?');
-      const key = `${req.ctx.sandbox ? 's' : 'l'}${at === -1 ? '' : req.originalUrl.slice(at)}`;
-      const page = pages.get(snapshot, key, () => {
-        const query = parseOr(ProductListQuery, req.query, 'invalid_request', 'The query parameters are invalid.');
-        const found = snapshot.value.searchProducts(query, linkBase(publicBaseUrl, req.ctx.sandbox));
-        return productListJson({
-          generated_at: snapshot.generatedAt.toISOString(),
-          total: found.total,
-          limit: query.limit,
-          offset: query.offset,
-          products: found.products,
-        });
-      });
-      sendPrepared(req, res, page);
+    .get((req, res) => {
+      // A fresh copy answers in this tick, without a promise (a sync throw reaches the error handler too).
+      const snapshot = catalog.fresh?.();
+      if (snapshot) return sendList(req, res, snapshot);
+      return catalog.get().then((loaded) => sendList(req, res, loaded));
     })
     .all(methodNotAllowed(env, ['GET']));
 
