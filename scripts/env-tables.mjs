@@ -9,9 +9,10 @@
 // With --check nothing is written: it lists the files that are out of date
 // and exits 1. --root <dir> reads the files of another tree (tests); its
 // `.env.example` is written only when the tree has one.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readmesUnder } from './readmes.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BLOCK = /(<!-- env:start (\w+) -->\n)[\s\S]*?(<!-- env:end -->)/g;
@@ -42,16 +43,6 @@ function renderEnvTable(schema) {
     '|---|---|---|',
     ...rows,
   ].join('\n') + '\n';
-}
-
-function readmesUnder(root) {
-  return ['apps', 'packages', 'tooling'].flatMap((group) => {
-    const dir = path.join(root, group);
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, 'README.md')))
-      .map((d) => path.join(dir, d.name, 'README.md'));
-  });
 }
 
 /** The README with each env block rewritten from its schema. */

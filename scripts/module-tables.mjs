@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readmesUnder } from './readmes.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BLOCK = /(<!-- modules:start ([\w./-]+) -->\n)[\s\S]*?(<!-- modules:end -->)/g;
@@ -62,16 +63,6 @@ function renderModuleTable(readme, srcDir) {
     ...rows,
   ].join('\n') + '\n';
   return { table, missing };
-}
-
-function readmesUnder(root) {
-  return ['apps', 'packages', 'tooling'].flatMap((group) => {
-    const dir = path.join(root, group);
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, 'README.md')))
-      .map((d) => path.join(dir, d.name, 'README.md'));
-  });
 }
 
 function regenerate(readme) {
