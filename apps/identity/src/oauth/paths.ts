@@ -10,6 +10,14 @@ export const OAUTH_PATHS = {
   token: operationOf('issueAccessToken').path,
   register: operationOf('registerClient').path,
   revoke: operationOf('revokeToken').path,
+  jwks: operationOf('jwks').path,
+} as const;
+
+/** Pages the discovery documents point people to. */
+export const PAGE_PATHS = {
+  developers: operationOf('getDeveloperPortal').path,
+  privacy: operationOf('getPrivacyNotice').path,
+  terms: operationOf('getTermsOfUse').path,
 } as const;
 
 /** The consent page of interaction `id`. */

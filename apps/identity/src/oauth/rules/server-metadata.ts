@@ -3,7 +3,7 @@
 // carries `/sandbox`, so a client that discovers there stays there.
 import { PRODUCT_NAME, SCOPES } from '@msa/contracts';
 import { issuerFor } from '../tokens/access-token.js';
-import { OAUTH_PATHS } from '../paths.js';
+import { OAUTH_PATHS, PAGE_PATHS } from '../paths.js';
 import { OFFLINE_ACCESS } from './scopes.js';
 
 export function authorizationServerMetadata(publicBaseUrl: string, sandbox: boolean) {
@@ -14,7 +14,7 @@ export function authorizationServerMetadata(publicBaseUrl: string, sandbox: bool
     token_endpoint: `${base}${OAUTH_PATHS.token}`,
     registration_endpoint: `${base}${OAUTH_PATHS.register}`,
     revocation_endpoint: `${base}${OAUTH_PATHS.revoke}`,
-    jwks_uri: `${base}/.well-known/jwks.json`,
+    jwks_uri: `${base}${OAUTH_PATHS.jwks}`,
     // offline_access is accepted and ignored (every grant gets a refresh token); hosts look for it here.
     scopes_supported: [...SCOPES, OFFLINE_ACCESS],
     response_types_supported: ['code'],
@@ -27,10 +27,10 @@ export function authorizationServerMetadata(publicBaseUrl: string, sandbox: bool
     client_id_metadata_document_supported: true,
     authorization_response_iss_parameter_supported: true,
     ui_locales_supported: ['de', 'en'],
-    service_documentation: `${base}/developers`,
+    service_documentation: `${base}${PAGE_PATHS.developers}`,
     // RFC 8414 §2: what a person signing in may read about how their data is used, and the terms.
-    op_policy_uri: `${base}/privacy`,
-    op_tos_uri: `${base}/terms`,
+    op_policy_uri: `${base}${PAGE_PATHS.privacy}`,
+    op_tos_uri: `${base}${PAGE_PATHS.terms}`,
   };
 }
 
@@ -52,6 +52,6 @@ export function protectedResourceMetadata(publicBaseUrl: string, sandbox: boolea
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: resource === 'mcp' ? `${PRODUCT_NAME} (MCP)` : PRODUCT_NAME,
-    resource_documentation: `${base}/developers`,
+    resource_documentation: `${base}${PAGE_PATHS.developers}`,
   };
 }
