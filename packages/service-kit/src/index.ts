@@ -1,4 +1,4 @@
-// @module The kit's main entry, `@msa/service-kit`: every module here except the Redis-backed subpaths (`/redis`, `/limits`) and the fetch policy (`/address-policy`, `/public-fetch`)
+// @module The kit's main entry, `@msa/service-kit`: every module here except the subpaths that load ioredis or rate-limiter-flexible (`/redis`, `/limits`, which re-exports the daily quota found here too) and the fetch policy (`/address-policy`, `/public-fetch`)
 import './types.js';
 
 export * from './address-key.js';
@@ -11,6 +11,7 @@ export * from './cached-source.js';
 export { getOrBuild } from './bounded-map.js';
 export * from './client-error.js';
 export * from './config.js';
+export * from './daily-quota.js';
 export * from './data-source.js';
 export * from './dependency-health.js';
 export * from './error-handler.js';

@@ -1,18 +1,12 @@
-// @module `createWindowLimiter` (per minute), `createDailyQuota` (UTC day, units named by the work they count), `createFailureLimiter`, `createBackoffLimiter`, `setRateLimitHeaders` / `rateLimitHeaders` (IETF `RateLimit-Policy`/`RateLimit`), `rateLimitedError` (429 + `Retry-After`), `nextUtcMidnight`, `secondsUntilUtcMidnight`, `utcDay`
-import { randomUUID } from 'node:crypto';
+// @module `createWindowLimiter` (per minute), `createFailureLimiter`, `createBackoffLimiter`, `setRateLimitHeaders` / `rateLimitHeaders` (IETF `RateLimit-Policy`/`RateLimit`), `rateLimitedError` (429 + `Retry-After`); re-exports the daily quota (`daily-quota.ts`)
 import type { Response } from 'express';
 import type { RedisClient } from './redis.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { ConsumeResult, LimitState } from './daily-quota.js';
 import { appError, type AppError } from './errors.js';
 
-/** One policy's state after a request, for the IETF RateLimit headers and Retry-After. */
-export interface LimitState {
-  policy: string;
-  limit: number;
-  windowSeconds: number;
-  remaining: number;
-  resetSeconds: number;
-}
+// The daily quota lives apart so a process can have it without rate-limiter-flexible; its users import it from here as before.
+export * from './daily-quota.js';
 
 /**
  * Sets `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers:
@@ -58,20 +52,6 @@ export function rateLimitedError(state: LimitState, message: string, hint?: stri
   });
 }
 
-/** The next 00:00 UTC after `now`: when a daily count starts again (at midnight itself, the one a day later). */
-export function nextUtcMidnight(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-}
-
-/** Seconds from `now` to the next 00:00 UTC. */
-export function secondsUntilUtcMidnight(now = new Date()): number {
-  return Math.max(1, Math.ceil((nextUtcMidnight(now).getTime() - now.getTime()) / 1000));
-}
-
-export function utcDay(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
 export interface WindowLimiterOptions {
   redis: RedisClient;
   /** Key prefix; keys become `<prefix>:<key>`. */
@@ -100,11 +80,6 @@ function redisLimiterOptions({ redis, keyPrefix, points, windowSeconds, insuranc
       ? { rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }) }
       : {}),
   };
-}
-
-export interface ConsumeResult {
-  allowed: boolean;
-  state: LimitState;
 }
 
 /** A fixed-window request limiter (per minute in the gateway). */
@@ -141,82 +116,6 @@ export function createWindowLimiter(options: WindowLimiterOptions) {
   };
 }
 export type WindowLimiter = ReturnType<typeof createWindowLimiter>;
-
-export interface Reservation extends ConsumeResult {
-  /** The UTC day (YYYY-MM-DD) the unit counts on. */
-  day: string;
-  /** What the unit was reserved for; reserving the same unit again counts it once. */
-  unit: string;
-  /** Gives the unit back: the work it was reserved for was not accepted. */
-  refund(): Promise<void>;
-}
-
-// One hash per key and day whose fields are the reserved units: a unit
-// reserved twice (a retry of the same request) counts once, and a refund
-// removes exactly that unit, so a refund for a unit never reserved is harmless.
-const RESERVE = `
-local n = redis.call('HLEN', KEYS[1])
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return {1, n} end
-if n >= tonumber(ARGV[2]) then return {0, n} end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-return {1, n + 1}`;
-
-/**
- * A quota per UTC calendar day that counts accepted work: reserve a unit
- * before the work (so concurrent calls cannot overshoot), refund it when the
- * work is not accepted. Units are named, so a crashed request's unit can be
- * refunded later by whoever finds the work was never stored.
- */
-export function createDailyQuota({ redis, keyPrefix, policy, points }: Omit<WindowLimiterOptions, 'windowSeconds' | 'insurance'>) {
-  const keyOf = (key: string, day: string) => `${keyPrefix}:${key}:${day}`;
-  const refund = async (key: string, day: string, unit: string) => {
-    await redis.hdel(keyOf(key, day), unit);
-  };
-  return {
-    policy,
-    points,
-    async reserve(key: string, now = new Date(), unit: string = randomUUID()): Promise<Reservation> {
-      const day = utcDay(now);
-      const resetSeconds = secondsUntilUtcMidnight(now);
-      // The count lives a little past midnight so a late refund still finds its day.
-      const [allowed, used] = (await redis.eval(RESERVE, 1, keyOf(key, day), unit, String(points), String(resetSeconds + 3_600), now.toISOString())) as [number, number];
-      return {
-        allowed: allowed === 1,
-        day,
-        unit,
-        state: { policy, limit: points, windowSeconds: 86_400, remaining: Math.max(0, points - used), resetSeconds },
-        refund: allowed === 1 ? () => refund(key, day, unit) : async () => undefined,
-      };
-    },
-    /** Refunds a unit reserved on `day`; a no-op when it was never reserved. */
-    refund,
-    /** Units reserved for `key` on the day of `now`. */
-    async used(key: string, now = new Date()): Promise<number> {
-      return redis.hlen(keyOf(key, utcDay(now)));
-    },
-  };
-}
-export type DailyQuota = ReturnType<typeof createDailyQuota>;
-
-/**
- * Runs `work` under a reserved unit and gives that unit back when the work
- * throws: work that failed was not accepted, so it does not count against
- * the day. A refund that fails goes to `onRefundError` (the failure of the
- * work is what the caller answers with); without one it is ignored.
- */
-export async function withReservation<T>(
-  reservation: Pick<Reservation, 'refund'>,
-  work: () => Promise<T>,
-  onRefundError: (err: unknown) => void = () => undefined,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    await reservation.refund().catch(onRefundError);
-    throw err;
-  }
-}
 
 export type FailureLimiterOptions = WindowLimiterOptions;
 

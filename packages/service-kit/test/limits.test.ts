@@ -213,6 +213,16 @@ describe('createDailyQuota', () => {
     expect(await q.used(k, noon)).toBe(2);
   });
 
+  it('says whether a call reserved the unit or found it reserved', async () => {
+    const q = quota();
+    const k = key('principal');
+
+    const first = await q.reserve(k, noon, 'req_1');
+    const again = await q.reserve(k, noon, 'req_1');
+
+    expect([first.first, again.first]).toEqual([true, false]);
+  });
+
   it('refunds a named unit later by key, day and unit, and ignores a unit never reserved', async () => {
     const q = quota();
     const k = key('principal');
@@ -238,6 +248,108 @@ describe('createDailyQuota', () => {
     await results.find((r) => r.allowed)!.refund();
     expect((await q.reserve(k, noon)).allowed).toBe(true);
     expect((await q.reserve(k, noon)).allowed).toBe(false);
+  });
+});
+
+describe('createDailyQuota with rememberRefusals', () => {
+  const quota = (points = 2) =>
+    createDailyQuota({ redis: t.redis, keyPrefix: `${t.prefix}decided`, policy: 'decided', points, rememberRefusals: true, retentionSeconds: 2 * 86_400 });
+  const noon = new Date('2031-05-20T12:00:00Z');
+
+  it('answers a refused unit asked again with the same refusal, without counting it again', async () => {
+    const q = quota();
+    const k = key('mailbox');
+
+    const answers = [];
+    for (const unit of ['a', 'b', 'c', 'c', 'a']) answers.push(await q.reserve(k, noon, unit));
+
+    expect(answers.map((r) => [r.allowed, r.first, r.asked])).toEqual([
+      [true, true, 1],
+      [true, true, 2],
+      [false, true, 3],
+      [false, false, 3],
+      [true, false, 3],
+    ]);
+    expect(answers[3]!.state.remaining).toBe(0);
+    expect(await q.used(k, noon)).toBe(2);
+  });
+
+  it('counts each unit once in a tally that several keys share', async () => {
+    const q = quota(1);
+    const tally = `${t.prefix}tally:{${key('group')}}`;
+    const [a, b] = [key('a'), key('b')];
+
+    const first = await q.reserve(a, noon, 'u1', { tally });
+    const again = await q.reserve(a, noon, 'u1', { tally });
+    const refused = await q.reserve(a, noon, 'u2', { tally });
+    const other = await q.reserve(b, noon, 'u3', { tally });
+
+    expect([first.tally, again.tally, refused.tally, other.tally]).toEqual([1, 1, 2, 3]);
+    expect(await t.redis.get(`${tally}:2031-05-20`)).toBe('3');
+    expect(refused).toMatchObject({ allowed: false, asked: 2 });
+    expect(other).toMatchObject({ allowed: true, asked: 1 });
+  });
+
+  it('finds the decision of the day before when asked to look back, with that day\'s counts', async () => {
+    const q = quota(1);
+    const k = key('late');
+    const tally = `${t.prefix}tally:{${k}}`;
+    await q.reserve(k, new Date('2031-05-20T23:59:00Z'), 'u1', { tally });
+    await q.reserve(k, new Date('2031-05-20T23:59:30Z'), 'u2', { tally });
+    const afterMidnight = new Date('2031-05-21T00:01:00Z');
+
+    const lookedBack = await q.reserve(k, afterMidnight, 'u2', { tally, lookBack: true });
+    const today = await q.reserve(k, afterMidnight, 'u3', { tally });
+
+    expect(lookedBack).toMatchObject({ allowed: false, first: false, day: '2031-05-20', asked: 2, tally: 2 });
+    expect(today).toMatchObject({ allowed: true, first: true, day: '2031-05-21', asked: 1, tally: 1 });
+  });
+
+  it('does not look at the day before unless asked to', async () => {
+    const q = quota(1);
+    const k = key('fresh');
+    await q.reserve(k, new Date('2031-05-20T23:59:00Z'), 'u1');
+
+    const nextDay = await q.reserve(k, new Date('2031-05-21T00:01:00Z'), 'u1');
+
+    expect(nextDay).toMatchObject({ allowed: true, first: true, day: '2031-05-21' });
+  });
+
+  it('keeps its keys for the retention it was given', async () => {
+    const q = quota();
+    const k = key('kept');
+    const tally = `${t.prefix}tally:{${k}}`;
+
+    await q.reserve(k, new Date(), 'u1', { tally });
+
+    const keys = await t.redis.keys(`${t.prefix}*${k}*`);
+    expect(keys).toHaveLength(2);
+    for (const name of keys) expect(await t.redis.ttl(name)).toBeGreaterThan(2 * 86_400 - 60);
+  });
+
+  it('gives no refunds: its decisions stand', async () => {
+    const q = quota();
+    const k = key('kept');
+    const reservation = await q.reserve(k, noon, 'u1');
+
+    await expect(reservation.refund()).rejects.toThrow('gives no refunds');
+    expect(await q.used(k, noon)).toBe(1);
+  });
+
+  it('never grants more than its points to concurrent calls', async () => {
+    const q = quota(3);
+    const k = key('burst');
+
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => q.reserve(k, noon, `u${i}`)));
+
+    expect(results.filter((r) => r.allowed)).toHaveLength(3);
+    expect(results.map((r) => r.asked).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it('refuses a tally or a look back on a quota that does not remember refusals', async () => {
+    const q = createDailyQuota({ redis: t.redis, keyPrefix: `${t.prefix}day`, policy: 'plain', points: 1 });
+
+    await expect(q.reserve(key('plain'), noon, 'u1', { lookBack: true })).rejects.toThrow('need rememberRefusals');
   });
 });
 

@@ -11,9 +11,10 @@
  * request); the operator e-mail states the counts, and says when the
  * confirmation is held back.
  *
- * Redis calls of a delivery without logos: the read (which marks the
- * operator e-mail begun), the confirmation limit, the operator e-mail's
- * record (which marks the confirmation begun) and the list entry.
+ * Redis calls of a delivery without logos: the operator e-mail's begun
+ * mark (which reads the record only when an earlier attempt left a mark),
+ * the confirmation limit, the operator e-mail's record (which marks the
+ * confirmation begun) and the list entry.
  */
 import { IntakeJob, shopTypeOf, type Quote } from '@msa/contracts';
 import type { Logger } from '@msa/service-kit';
@@ -65,7 +66,7 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
   const id = data.request_id;
   const log = jobLogger(deps.logger, job, data);
   const logoUrls = logoUrlsOf(data.body);
-  // Without logos there is no logo step to mark the operator e-mail begun; the read does it.
+  // Without logos there is no logo step to mark the operator e-mail begun; begin does it.
   const found = await deps.store.begin(id, { markOperatorBegun: logoUrls.length === 0 });
   const delivered = found.list ?? (found.contact_pending || found.contact ? await deps.store.findListEntry(id) : null);
   if (delivered) {
@@ -76,7 +77,7 @@ export async function runIntake(deps: IntakeDeps, job: Job): Promise<IntakeOutco
   }
   const timed = <T>(step: Step, work: () => Promise<T>) => timeStep(deps.stepDuration, step, work);
   const attempt: Attempt = { deps, job, data, id, log, found, at: deliveryStateOf(found), timed };
-  // The read marked the operator e-mail begun unless an earlier attempt had (or had sent it).
+  // begin marked the operator e-mail begun unless an earlier attempt had (or had sent it).
   const markedByRead = logoUrls.length === 0 && attempt.at === Delivery.received;
   if (markedByRead) attempt.at = take('beginOperator', attempt.at, id);
 

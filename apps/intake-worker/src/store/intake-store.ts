@@ -8,9 +8,8 @@
  * writes them together stays within one Cluster slot; an entry marker's tag
  * is the stream's whole name, which puts it in the stream's slot.
  */
-import { createHash } from 'node:crypto';
 import { intakeCopyKeys, LIMITS } from '@msa/contracts';
-import type { RedisClient } from '@msa/service-kit';
+import { luaScript, type RedisClient } from '@msa/service-kit';
 import { waitForReplicas, type ReplicationOptions } from '@msa/service-kit/redis';
 
 export type Step = 'logos' | 'operator' | 'contact' | 'list';
@@ -87,24 +86,9 @@ end
 return id
 `;
 
-type ScriptArg = string | number | Buffer;
-
-/** EVALSHA, falling back to EVAL once after a Redis restart or failover forgot the script. */
-export function script(lua: string) {
-  const sha = createHash('sha1').update(lua).digest('hex');
-  return async (redis: RedisClient, keys: string[], args: ScriptArg[]): Promise<unknown> => {
-    try {
-      return await redis.evalsha(sha, keys.length, ...keys, ...args);
-    } catch (err) {
-      if (!String((err as Error).message).startsWith('NOSCRIPT')) throw err;
-      return redis.eval(lua, keys.length, ...keys, ...args);
-    }
-  };
-}
-
-const recordStep = script(RECORD_STEP);
-const markPending = script(MARK_PENDING);
-const appendOnce = script(APPEND_ONCE);
+const recordStep = luaScript(RECORD_STEP);
+const markPending = luaScript(MARK_PENDING);
+const appendOnce = luaScript(APPEND_ONCE);
 
 export interface RecordOptions {
   /** The step that begins now. */
@@ -119,7 +103,8 @@ export interface IntakeStore {
   /**
    * The step record of `id`; with `markOperatorBegun`, the operator e-mail
    * is marked begun in the same call unless the record shows it sent or
-   * begun (the returned record is the one before).
+   * begun (the returned record is the one before; empty when it had no
+   * mark, since nothing a delivery without logos reads is in it then).
    */
   begin(id: string, opts: { markOperatorBegun: boolean }): Promise<StepState>;
   /** Records `step` finished. Its key already exists (begun steps) unless logos are set. */
@@ -160,15 +145,17 @@ export function createIntakeStore(
     async begin(id, { markOperatorBegun }) {
       const key = stepsKey(id);
       if (!markOperatorBegun) return (await redis.hgetall(key)) as StepState;
-      // Three plain commands in one round trip, no script: HSETNX leaves a
-      // begun mark of another attempt in place and says so, which makes the
-      // record read just before it count as showing that mark.
-      const replies = await redis.pipeline().hgetall(key).hsetnx(key, 'operator_pending', Date.now()).expire(key, STEPS_TTL_SECONDS).exec();
-      if (!replies) throw new Error('the step record read returned no replies');
+      // The mark first, and the record read only when the mark was there
+      // already (a retry, or an attempt racing this one). Every write that
+      // records an e-mail begun or sent comes after this mark, in every
+      // version so far, and taking the mark back happens only before any
+      // was: a record without it holds nothing a delivery without logos
+      // reads. HSETNX leaves another attempt's mark in place and says so.
+      const replies = await redis.pipeline().hsetnx(key, 'operator_pending', Date.now()).expire(key, STEPS_TTL_SECONDS).exec();
+      if (!replies) throw new Error('the step record mark returned no replies');
       for (const [err] of replies) if (err) throw err;
-      const state = { ...(replies[0]![1] as StepState) };
-      if (replies[1]![1] === 0 && !state.operator_pending) state.operator_pending = await redis.hget(key, 'operator_pending') ?? undefined;
-      return state;
+      if (replies[0]![1] === 1) return {};
+      return (await redis.hgetall(key)) as StepState;
     },
 
     async record(id, step, opts = {}) {
