@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { DEFAULT_BODY_DEADLINE_MS } from './body-deadline.js';
 import { createClientErrorHandler } from './client-error.js';
+import { ShapedRequest, ShapedResponse } from './request-shape.js';
 
 /**
  * Node's server clocks, set on every server rather than left at Node's
@@ -58,7 +59,14 @@ export function listen(app: Express, port: number, options: ListenOptions | stri
   // Node refuses a headers timeout longer than the request timeout.
   const requestTimeout = Math.max(t.requestTimeoutMs, t.headersTimeoutMs);
   const server = createServer(
-    { headersTimeout: t.headersTimeoutMs, requestTimeout, connectionsCheckingInterval: t.checkIntervalMs },
+    {
+      headersTimeout: t.headersTimeoutMs,
+      requestTimeout,
+      connectionsCheckingInterval: t.checkIntervalMs,
+      // Requests and responses keep one hidden class under express (request-shape.ts).
+      IncomingMessage: ShapedRequest,
+      ServerResponse: ShapedResponse,
+    },
     app,
   );
   server.keepAliveTimeout = t.keepAliveTimeoutMs;

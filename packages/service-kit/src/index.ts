@@ -33,6 +33,7 @@ export * from './placeholder-svg.js';
 export type { CreateRedisOptions, Redis, RedisClient, RedisRole } from './redis.js';
 export * from './redis-errors.js';
 export * from './request-context.js';
+export * from './request-shape.js';
 export * from './require-scope.js';
 export * from './shutdown.js';
 export type {} from './types.js';

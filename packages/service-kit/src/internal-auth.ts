@@ -18,6 +18,7 @@ import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import { appError } from './errors.js';
 import { jsonwebtoken } from './lazy-jsonwebtoken.js';
+import { declareRequestFields } from './request-shape.js';
 import { callContextOf } from './request-context.js';
 
 /** How long a token lives. */
@@ -211,6 +212,7 @@ export function verifyInternalToken(secret: string, audience: ServiceName, token
  * id and trace from this request's headers.
  */
 export function internalAuth(secret: string, audience: ServiceName): RequestHandler {
+  declareRequestFields('ctx');
   return (req, _res, next) => {
     const header = req.headers[INTERNAL_AUTH_HEADER];
     const signed = typeof header === 'string' ? verifyInternalToken(secret, audience, header) : null;

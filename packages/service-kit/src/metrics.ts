@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Router } from 'express';
 import { Router as createRouter } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { declareRequestFields } from './request-shape.js';
 
 export interface Metrics {
   registry: Registry;
@@ -22,6 +23,7 @@ export interface Metrics {
 }
 
 const STARTED = Symbol('metricsStarted');
+declareRequestFields(STARTED);
 type TimedRequest = Request & { [STARTED]?: number };
 
 /** One registry per service instance, so tests can build several apps in one process. */

@@ -4,6 +4,7 @@ import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { CallContext, SignedCallContext } from '@msa/contracts';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from './logger.js';
+import { declareRequestFields } from './request-shape.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -62,6 +63,7 @@ export function traceIdOf(traceparent: string): string | undefined {
 const BASE_LOGGER = Symbol('baseLogger');
 const CHILD_LOGGER = Symbol('childLogger');
 const STARTED = Symbol('started');
+declareRequestFields('id', 'traceparent', BASE_LOGGER, CHILD_LOGGER, STARTED);
 
 interface ContextRequest extends IncomingMessage {
   id: string;

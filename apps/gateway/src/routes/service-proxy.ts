@@ -24,7 +24,7 @@
 //   502, 504 or 408, or nothing when the service had already answered.
 import http from 'node:http';
 import type { ServiceName } from '@msa/contracts';
-import { appError, type Logger, type Metrics } from '@msa/service-kit';
+import { appError, declareRequestFields, type Logger, type Metrics } from '@msa/service-kit';
 import type { NextFunction, Request, RequestHandler } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import { bodyStream } from './peek-body.js';
@@ -47,6 +47,7 @@ export interface ServiceProxyOptions {
 export const DEFAULT_UPSTREAM_SOCKETS = 256;
 
 const FORWARDING = Symbol('forwarding');
+declareRequestFields(FORWARDING);
 
 /** What one proxied request's handlers share; one small object per request. */
 interface Forwarding {

@@ -7,7 +7,7 @@
 // key). Past the cap the answer is 429 with Retry-After at once; a slot is
 // given back when the answer finishes or the connection closes, whichever
 // comes first. Counted in this process: each gateway replica allows the cap.
-import { appError, type Metrics } from '@msa/service-kit';
+import { appError, declareResponseFields, type Metrics } from '@msa/service-kit';
 import type { Response } from 'express';
 import type { Handoff, Next, Stage, View } from './exchange.js';
 
@@ -26,6 +26,7 @@ export interface InFlightOptions {
 export const DEFAULT_IN_FLIGHT = { perPrincipal: 8, perAddress: 4 };
 
 const HOLDS = Symbol('inFlightKey');
+declareResponseFields(HOLDS);
 /** A response holding a slot: the caller's key until the slot is given back. */
 type Holding = Response & { [HOLDS]?: string | undefined };
 
