@@ -10,6 +10,11 @@
 // the stored resource (`recover`) once the dead attempt's lock has expired,
 // and only when that resource was never stored runs the handler again, with
 // the bound resource id to reuse.
+//
+// An answer given once only (`onceOnly`) is recorded as it is written: its
+// record goes to Redis in the same tick, just before the answer. A crash
+// before that leaves the binding, so the first retry gets the answer nobody
+// saw; a crash after it leaves the record, so a repeat is refused.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RedisClient } from './redis.js';
@@ -71,10 +76,10 @@ export interface IdempotencyOptions {
   recover?: (args: RecoverArgs) => Promise<boolean>;
   /**
    * For answers given once only (credentials and their secrets): a repeat
-   * after the request finished gets this error instead of a replay, and the
-   * finished answer is never stored, only its status. An answer bound by an
-   * attempt that died before answering was given to nobody, so `recover`
-   * may still give it once.
+   * after the request answered gets this error instead of a replay, and the
+   * answer is never stored, only its status, recorded as the answer is
+   * written. An answer bound by an attempt that died before answering was
+   * given to nobody, so `recover` may still give it once.
    */
   onceOnly?: () => AppError;
 }
@@ -96,11 +101,11 @@ export interface IdempotencyHandle {
    */
   bind(resource: string, response?: SavedResponse): Promise<void>;
   /**
-   * Records the request as finished with `status` before its answer goes
-   * out, for answers given once only (`onceOnly`): a crash in between leaves
-   * a repeat refused, never answered a second time.
+   * Checks, right before an answer given once only (`onceOnly`), that this
+   * request still holds its key. Throws idempotency_key_in_use when its lock
+   * expired and a retry took over: that retry gives the answer instead.
    */
-  finish(status: number): Promise<void>;
+  confirm(): Promise<void>;
 }
 
 const HANDLE = 'idempotency';
@@ -206,20 +211,22 @@ export function idempotency({
         if (record?.state === 'bound' && recover) {
           // Bound, yet nobody holds the lock: the first attempt died after choosing its resource.
           let answered = false;
+          let restoreSend: (() => void) | undefined;
           try {
             const response = record.response && { ...record.response, body: open(record.response.body) };
             res.setHeader('Idempotent-Replayed', 'true');
+            // Given once now, and recorded as it is written: a later repeat finds the request answered.
+            if (onceOnly) restoreSend = beforeAnswer(res, () => recordAnswer(req, redis, keys, lock, ttlSeconds, () => outcomeOf(hash, res, '')));
             answered = await recover({ resource: record.resource, req, res, ...(response ? { response } : {}) });
           } catch (err) {
             await release().catch(() => undefined);
             throw err;
           }
           if (answered) {
-            // Given once now: a later repeat finds the request finished.
-            if (onceOnly) await write(redis, keys, lock, doneRecord(hash, res, ''), ttlSeconds, true);
-            else await release();
+            if (!onceOnly) await release();
             return;
           }
+          restoreSend?.();
           res.removeHeader('Idempotent-Replayed');
         }
         // Never stored: run the handler, creating the bound resource again if there is one.
@@ -242,14 +249,50 @@ export function idempotency({
   };
 }
 
-function doneRecord(hash: string, res: Response, body: string, status = res.statusCode): string {
+function doneRecord(hash: string, res: Response, body: string): string {
   return JSON.stringify({
     state: 'done',
     hash,
-    status,
+    status: res.statusCode,
     contentType: String(res.getHeader('content-type') ?? 'application/json'),
     body,
   } satisfies DoneRecord);
+}
+
+/** The record an answer leaves, or null: 5xx and 429 are not outcomes of the request, and a retry runs it again (with the bound resource, if any). */
+function outcomeOf(hash: string, res: Response, body: string | undefined): string | null {
+  return res.statusCode < 500 && res.statusCode !== 429 && body !== undefined ? doneRecord(hash, res, body) : null;
+}
+
+/**
+ * Writes an answer's record and releases the lock, sending the command now,
+ * in this tick: called right before an answer given once only is written,
+ * its record is on its way to Redis before the answer is. A deferred call
+ * (a promise callback, the next tick) could let the answer out first.
+ */
+function recordAnswer(req: Request, redis: RedisClient, keys: Keys, lock: string, ttlSeconds: number, record: () => string | null): void {
+  let written: Promise<boolean>;
+  try {
+    written = write(redis, keys, lock, record(), ttlSeconds, true);
+  } catch (err) {
+    // A throwing seal is logged like a failed write.
+    written = Promise.reject(err);
+  }
+  written.catch((err: unknown) => req.log?.error({ err }, 'idempotency record not written'));
+}
+
+/** Runs `before` right before the first answer is written; returns what puts res.send back. */
+function beforeAnswer(res: Response, before: () => void): () => void {
+  const send = res.send;
+  const restore = () => {
+    res.send = send;
+  };
+  res.send = function (this: Response, body?: unknown) {
+    restore();
+    before();
+    return send.call(this, body);
+  } as Response['send'];
+  return restore;
 }
 
 interface TrackOptions {
@@ -264,8 +307,8 @@ interface TrackOptions {
 /** Offers the handler its bind(), captures the response body and stores it as the key's outcome once sent. */
 function track(req: Request, res: Response, redis: RedisClient, keys: Keys, lock: string, hash: string, opts: TrackOptions) {
   const seal = (body: string) => (opts.bodyCodec ? opts.bodyCodec.seal(body, opts.header) : body);
-  // A write under this request's lock; it fails when the lock expired and another attempt took over: let that one finish.
-  const writeHeld = async (record: string) => {
+  // A write under this request's lock (none with null); it fails when the lock expired and another attempt took over: let that one finish.
+  const writeHeld = async (record: string | null) => {
     if (!(await write(redis, keys, lock, record, opts.ttlSeconds, false))) {
       throw appError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.', {
         headers: { 'Retry-After': '1' },
@@ -285,8 +328,8 @@ function track(req: Request, res: Response, redis: RedisClient, keys: Keys, lock
         } satisfies BoundRecord),
       );
     },
-    async finish(status) {
-      await writeHeld(doneRecord(hash, res, '', status));
+    async confirm() {
+      await writeHeld(null);
     },
   };
   res.locals[HANDLE] = handle;
@@ -296,28 +339,16 @@ function track(req: Request, res: Response, redis: RedisClient, keys: Keys, lock
   const settle = () => {
     if (settled) return;
     settled = true;
-    // 5xx and 429 are not outcomes of the request: a retry runs it again
-    // (with the bound resource, if any).
-    const keep = res.statusCode < 500 && res.statusCode !== 429 && captured !== undefined;
-    // Inside a promise so a throwing seal is logged like a failed write.
-    const written = Promise.resolve().then(() =>
-      write(
-        redis,
-        keys,
-        lock,
-        keep
-          ? doneRecord(hash, res, opts.keepBody ? seal(captured!) : '')
-          : null,
-        opts.ttlSeconds,
-        true,
-      ),
+    recordAnswer(req, redis, keys, lock, opts.ttlSeconds, () =>
+      outcomeOf(hash, res, captured === undefined ? undefined : opts.keepBody ? seal(captured) : ''),
     );
-    written.catch((err: unknown) => req.log?.error({ err }, 'idempotency record not written'));
   };
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
     if (typeof body === 'string') captured = body;
     else if (Buffer.isBuffer(body)) captured = body.toString('utf8');
+    // Given once only: recorded before it is written (see the top of this file).
+    if (!opts.keepBody) settle();
     const sent = send(body as never);
     // Settled when the answer is given, not when it is delivered: a client
     // that hung up meanwhile still gets it on retry. A handler still working

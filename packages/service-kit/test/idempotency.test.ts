@@ -288,8 +288,10 @@ describe('idempotency across a crash of the first attempt', () => {
   interface CrashHandler {
     runs: number;
     ids: string[];
-    /** What the next run does after binding: answer, fail before storing, or store and then never answer. */
-    next: 'answer' | 'fail_before_store' | 'store_then_hang';
+    /** What the next run does after binding: answer, fail before storing, store and then never answer (after confirm(), or without). */
+    next: 'answer' | 'fail_before_store' | 'store_then_hang' | 'store_confirm_then_hang';
+    /** Set once a run's confirm() returned. */
+    confirmed?: boolean;
   }
   const hang = new Promise<void>(() => undefined);
 
@@ -320,6 +322,11 @@ describe('idempotency across a crash of the first attempt', () => {
       if (outcome === 'fail_before_store') throw new Error('store unreachable');
       const body = JSON.stringify({ id, name: (req.body as { name?: string }).name });
       await t.redis.hset(stored(), id, body);
+      if (outcome === 'store_confirm_then_hang') {
+        await idempotencyOf(res)?.confirm();
+        handler.confirmed = true;
+        await hang;
+      }
       if (outcome === 'store_then_hang') await hang;
       res.status(201).type('application/json').send(body);
     });
@@ -405,26 +412,51 @@ describe('idempotency across a crash of the first attempt', () => {
     expect(JSON.stringify(repeated.body)).not.toContain(handler.ids[0]);
     expect(handler.runs).toBe(1);
   });
+
+  // The attempt dies with its answer ready, one step from writing it: nobody saw it, so it is not "already given".
+  it('gives the answer once to the first retry when its attempt confirmed its claim and died before answering, and makes a retry meanwhile wait', async () => {
+    const handler: CrashHandler = { runs: 0, ids: [], next: 'store_confirm_then_hang' };
+    const key = newKey();
+    const first = postAbortable(buildCrashApp(handler, 1, shownOnce), '/v1/things', key, { name: 'Fanshop' });
+    await eventually(() => (handler.confirmed ? true : undefined), 'the first attempt to confirm its claim');
+    const survivor = buildCrashApp(handler, 1, shownOnce);
+
+    const whileHeld = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    await new Promise((r) => setTimeout(r, 1_100));
+    const recovered = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    const repeated = await request(survivor).post('/v1/things').set('Idempotency-Key', key).send({ name: 'Fanshop' });
+    first.stop();
+
+    expect(whileHeld.status).toBe(409);
+    expect(whileHeld.body.error.code).toBe('idempotency_key_in_use');
+    expect(recovered.status).toBe(201);
+    expect(recovered.body.id).toBe(handler.ids[0]);
+    expect(repeated.status).toBe(409);
+    expect(repeated.body.error.code).toBe('idempotency_key_reused');
+    expect(handler.runs).toBe(1);
+  });
 });
 
 describe('idempotency of answers given once only', () => {
-  function buildOnceApp(handler: { runs: number }): Express {
+  function buildOnceApp(handler: { runs: number; confirmed?: boolean }): Express {
     const { logger } = captureLogs('silent');
     const app = createServiceApp({ service: 'requests', logger, publicBaseUrl: BASE_URL });
     const guard = idempotency({
       redis: t.redis,
       keyPrefix: t.prefix,
       scope: () => 'once-caller',
+      waitMs: 100,
       onceOnly: () => appError('idempotency_key_reused', 'Shown once only.'),
     });
     app.post('/v1/secrets', guard, (_req, res) => {
       handler.runs++;
       res.status(201).json({ secret: `secret_${randomUUID()}` });
     });
-    // Records itself finished and then dies before answering.
+    // Confirms its claim and then dies before answering.
     app.post('/v1/dying', guard, async (_req, res) => {
       handler.runs++;
-      await idempotencyOf(res)?.finish(201);
+      await idempotencyOf(res)?.confirm();
+      handler.confirmed = true;
       await new Promise<void>(() => undefined);
     });
     return finishServiceApp(app, { logger, publicBaseUrl: BASE_URL });
@@ -446,19 +478,20 @@ describe('idempotency of answers given once only', () => {
     expect(handler.runs).toBe(1);
   });
 
-  it('refuses a repeat of a request that recorded itself finished and died before answering', async () => {
-    const handler = { runs: 0 };
+  // Nobody has seen its answer yet: "already given" would be wrong, and so would running it again.
+  it('makes a repeat wait, never refuses it, while the first request has confirmed its claim but not answered', async () => {
+    const handler = { runs: 0, confirmed: false };
     const app = buildOnceApp(handler);
     const key = newKey();
     const dying = postAbortable(app, '/v1/dying', key, {});
-    const base = recordKeyOf('once-caller', key);
-    await eventually(async () => ((await t.redis.get(base))?.includes('"done"') ? true : undefined), 'the request to record itself finished');
+    await eventually(() => (handler.confirmed ? true : undefined), 'the request to confirm its claim');
 
     const repeat = await request(app).post('/v1/dying').set('Idempotency-Key', key).send({});
     dying.stop();
 
     expect(repeat.status).toBe(409);
-    expect(repeat.body.error.code).toBe('idempotency_key_reused');
+    expect(repeat.body.error.code).toBe('idempotency_key_in_use');
+    expect(repeat.headers['retry-after']).toBeDefined();
     expect(handler.runs).toBe(1);
   });
 

@@ -101,8 +101,10 @@ export function keyRoutes(deps: RouteDeps, idem: KeyIdempotency): Router {
             }),
         ),
       );
-      // Finished before the answer goes out: a crash in between leaves a repeat refused, never given the secrets twice.
-      await idempotencyOf(res)?.finish(201);
+      // Still ours? A retry that took over after our lock expired gives the answer instead. The kit records the
+      // request answered as the answer is written, not before: a crash before then leaves these credentials bound,
+      // so the first retry gets them (they were shown to nobody); a crash after leaves a repeat refused.
+      await idempotencyOf(res)?.confirm();
       deps.counters.credentialsCreated.inc({ origin: 'api_key', mode: created.record.mode });
       req.log.info({ clientId: created.clientId, mode: created.record.mode }, 'api key created');
 
