@@ -102,46 +102,44 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return {1, n + 1, 1}`);
 
 /*
- * With rememberRefusals: one hash per key and day, `<unit>` → the time it
- * was granted or `refused`, `_granted` and `_asked` → the day's counts, so
- * one HMGET reads a unit's decision with both. A first decision runs four
- * commands (one more for a tally's first unit of the day): the read, the
- * tally's INCR, the write and its expiry; a decision found runs one, or two
- * with a tally.
- * KEYS: the day's hash, its tally (when ARGV[5] is 1), then the day before's
- * hash and tally (when ARGV[6] is 1). ARGV: unit, points, ttl, time granted,
+ * With rememberRefusals: one string per key and day, the JSON
+ * {granted, asked, units: {<unit>: 1 granted | 0 refused}}. A string takes
+ * its lifetime in the write itself (SET … EX) where a hash needs an EXPIRE
+ * of its own, so a first decision runs three commands (one more for a
+ * tally's first unit of the day): the read, the tally's INCR and the write;
+ * a decision found runs one, or two with a tally.
+ * KEYS: the day's record, its tally (when ARGV[5] is 1), then the day
+ * before's record and tally (when ARGV[6] is 1). ARGV: unit, points, ttl,
  * tally?, look back?
  * Returns {allowed, first, granted, asked, tally, 1 when found on the day before}.
  */
 const DECIDE = luaScript(`
-local tallied = ARGV[5] == '1'
+local unit = ARGV[1]
+local tallied = ARGV[4] == '1'
+local function read(key)
+  local raw = redis.call('GET', key)
+  if raw then return cjson.decode(raw) end
+end
 local function tallyOf(key) return tallied and tonumber(redis.call('GET', key) or '0') or 0 end
-local function answer(day, tally, before)
-  return {day[1] == 'refused' and 0 or 1, 0, tonumber(day[2] or '0'), tonumber(day[3] or '0'), tallyOf(tally), before}
-end
+local function answer(day, tally, before) return {day.units[unit], 0, day.granted, day.asked, tallyOf(tally), before} end
 local step = tallied and 2 or 1
-local day = redis.call('HMGET', KEYS[1], ARGV[1], '_granted', '_asked')
-if day[1] then return answer(day, KEYS[2], 0) end
-if ARGV[6] == '1' then
-  local before = redis.call('HMGET', KEYS[1 + step], ARGV[1], '_granted', '_asked')
-  if before[1] then return answer(before, KEYS[2 + step], 1) end
+local day = read(KEYS[1]) or {granted = 0, asked = 0, units = {}}
+if day.units[unit] then return answer(day, KEYS[2], 0) end
+if ARGV[5] == '1' then
+  local before = read(KEYS[1 + step])
+  if before and before.units[unit] then return answer(before, KEYS[2 + step], 1) end
 end
-local granted = tonumber(day[2] or '0')
-local asked = tonumber(day[3] or '0') + 1
 local tally = 0
 if tallied then
   tally = redis.call('INCR', KEYS[2])
   if tally == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
 end
-local allowed = granted < tonumber(ARGV[2])
-if allowed then
-  granted = granted + 1
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[4], '_granted', granted, '_asked', asked)
-else
-  redis.call('HSET', KEYS[1], ARGV[1], 'refused', '_asked', asked)
-end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-return {allowed and 1 or 0, 1, granted, asked, tally, 0}`);
+local allowed = day.granted < tonumber(ARGV[2])
+if allowed then day.granted = day.granted + 1 end
+day.asked = day.asked + 1
+day.units[unit] = allowed and 1 or 0
+redis.call('SET', KEYS[1], cjson.encode(day), 'EX', ARGV[3])
+return {allowed and 1 or 0, 1, day.granted, day.asked, tally, 0}`);
 
 const DAY_MS = 86_400_000;
 
@@ -181,10 +179,9 @@ export function createDailyQuota({ redis, keyPrefix, policy, points, retentionSe
   }
 
   async function reserveRemembered(key: string, now: Date, unit: string, { tally, lookBack = false }: ReserveOptions): Promise<Reservation> {
-    if (unit.startsWith('_')) throw new Error(`unit names starting with _ are the quota's own: ${unit}`);
     const days = lookBack ? [utcDay(now), utcDay(new Date(now.getTime() - DAY_MS))] : [utcDay(now)];
     const keys = days.flatMap((day) => (tally === undefined ? [keyOf(key, day)] : [keyOf(key, day), `${tally}:${day}`]));
-    const args = [unit, points, ttlOf(now), now.toISOString(), tally === undefined ? 0 : 1, lookBack ? 1 : 0];
+    const args = [unit, points, ttlOf(now), tally === undefined ? 0 : 1, lookBack ? 1 : 0];
     const [allowed, first, granted, asked, counted, before] = (await DECIDE(redis, keys, args)) as [number, number, number, number, number, number];
     return {
       allowed: allowed === 1,
@@ -201,7 +198,7 @@ export function createDailyQuota({ redis, keyPrefix, policy, points, retentionSe
   return {
     policy,
     points,
-    /** `options` need `rememberRefusals`. Unit names starting with `_` are the quota's own when it remembers refusals. */
+    /** `options` need `rememberRefusals`. */
     async reserve(key: string, now = new Date(), unit: string = randomUUID(), options: ReserveOptions = {}): Promise<Reservation> {
       if (rememberRefusals) return reserveRemembered(key, now, unit, options);
       if (options.tally !== undefined || options.lookBack) throw new Error('a tally and a look back need rememberRefusals');
@@ -211,7 +208,10 @@ export function createDailyQuota({ redis, keyPrefix, policy, points, retentionSe
     refund,
     /** Units granted for `key` on the day of `now`. */
     async used(key: string, now = new Date()): Promise<number> {
-      if (rememberRefusals) return Number((await redis.hget(keyOf(key, utcDay(now)), '_granted')) ?? 0);
+      if (rememberRefusals) {
+        const day = await redis.get(keyOf(key, utcDay(now)));
+        return day ? (JSON.parse(day) as { granted: number }).granted : 0;
+      }
       return redis.hlen(keyOf(key, utcDay(now)));
     },
   };

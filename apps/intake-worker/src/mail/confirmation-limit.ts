@@ -9,9 +9,9 @@
  * domain, for the operator e-mail: a catch-all domain gives one person as
  * many confirmed addresses as they like, and the operator should see that.
  *
- *   <prefix>intake:confirmations:{<domain hmac>}:<address hmac>:<UTC day>  hash, 2 days:
- *     `<request id>` → when granted | `refused`, `_granted` → confirmations
- *     granted, `_asked` → live requests to the address that day
+ *   <prefix>intake:confirmations:{<domain hmac>}:<address hmac>:<UTC day>  string, 2 days:
+ *     JSON {granted: confirmations granted, asked: live requests to the
+ *     address that day, units: {<request id>: 1 sent | 0 held}}
  *   <prefix>intake:domain-requests:{<domain hmac>}:<UTC day>  string, 2 days:
  *     live requests to the domain that day
  *
@@ -67,7 +67,8 @@ export interface ConfirmationLimitOptions {
 }
 
 export function createConfirmationLimit(opts: ConfirmationLimitOptions): ConfirmationLimit {
-  const addressKey = createHmac('sha256', opts.secret).update('msa intake confirmation limit v1').digest();
+  // The label names the layout: v2 keys hold a string where v1's held a hash, so neither is read as the other.
+  const addressKey = createHmac('sha256', opts.secret).update('msa intake confirmation limit v2').digest();
   const domainKey = createHmac('sha256', opts.secret).update('msa intake requests per domain v1').digest();
   const now = opts.now ?? Date.now;
   const quota = createDailyQuota({
