@@ -108,8 +108,8 @@ return {1, n + 1, 1}`);
  * of its own, so a first decision runs three commands (one more for a
  * tally's first unit of the day): the read, the tally's INCR and the write;
  * a decision found runs one, or two with a tally.
- * KEYS: the day's record, its tally (when ARGV[5] is 1), then the day
- * before's record and tally (when ARGV[6] is 1). ARGV: unit, points, ttl,
+ * KEYS: the day's record, its tally (when ARGV[4] is 1), then the day
+ * before's record and tally (when ARGV[5] is 1). ARGV: unit, points, ttl,
  * tally?, look back?
  * Returns {allowed, first, granted, asked, tally, 1 when found on the day before}.
  */
