@@ -51,9 +51,9 @@ describe('gateway request and response shape', () => {
     await tr?.cleanup();
   });
 
-  async function send(path: string, headers: Record<string, string>, status: number): Promise<Gained> {
+  async function send(path: string, headers: Record<string, string>, status: number, init: RequestInit = {}): Promise<Gained> {
     gained.length = 0;
-    const res = await fetch(`${gateway.url}${path}`, { headers });
+    const res = await fetch(`${gateway.url}${path}`, { ...init, headers });
     await res.arrayBuffer();
     expect(res.status).toBe(status);
     expect(gained).toHaveLength(1);
@@ -66,6 +66,11 @@ describe('gateway request and response shape', () => {
 
   it('adds no property to a proxied anonymous GET, nor to its response', async () => {
     expect(await send('/v1/products?q=hoodie', {}, 200)).toEqual({ request: [], response: [] });
+  });
+
+  it('adds no property to a POST whose body the gateway receives before forwarding it', async () => {
+    const body = JSON.stringify({ name: 'agent', email: 'agent@example.org' });
+    expect(await send('/v1/keys', { 'Content-Type': 'application/json' }, 200, { method: 'POST', body })).toEqual({ request: [], response: [] });
   });
 
   it('adds no property to a request refused for a wrong key or an unknown path', async () => {

@@ -11,10 +11,11 @@
 // at once (413, or 415 for a type it does not take).
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
-import { appError } from '@msa/service-kit';
+import { appError, declareRequestFields } from '@msa/service-kit';
 import type { Request } from 'express';
 
 const PEEKED = Symbol('peekedBody');
+declareRequestFields(PEEKED);
 
 interface Received {
   bytes: Buffer;
