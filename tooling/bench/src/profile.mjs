@@ -14,6 +14,7 @@ const PATHS = [
   { name: 'gateway-api-key-get', run: 'gateway', service: 'gateway', title: 'gateway, GET /v1/products?q= with an API key, proxied' },
   { name: 'gateway-anonymous-get', run: 'anonymous', service: 'gateway', title: 'gateway, the same GET without credentials' },
   { name: 'catalog-products-search', run: 'direct', service: 'catalog', title: 'catalog, GET /v1/products?q= called directly' },
+  { name: 'catalog-behind-gateway', run: 'gateway', service: 'catalog', title: 'catalog, the same GET forwarded by the gateway' },
   { name: 'identity-introspection', run: 'identity', service: 'identity', title: 'identity, POST /internal/introspect' },
   { name: 'reference-proxy', run: 'proxy', service: 'reference proxy', title: 'reference: bare express + http-proxy-middleware' },
 ];
