@@ -28,8 +28,8 @@ import { createPrivacyStore } from './privacy/store/privacy-store.js';
 export interface PrivacyDeps {
   /** The requests service (REQUESTS_URL): a person's shop requests and their copies. */
   requests: Pick<RequestsClient, 'findPersonalShopRequests' | 'erasePersonalShopRequests'>;
-  /** The `mail` queue the consent codes wait on, to drop those to an erased address. */
-  mailQueue: Queue;
+  /** The `mail` queue the consent codes wait on (made on first use), to drop those to an erased address. */
+  mailQueue: () => Promise<Queue>;
 }
 
 export interface AppDeps {

@@ -1,9 +1,9 @@
 // Builds the identity app against a real Redis with a key prefix of this
 // test file's own, and speaks to it the way the gateway does.
 import { randomBytes } from 'node:crypto';
-import { MAIL_JOB_SEAL_PURPOSE, type CallContext, type ConsentCodeMailJob } from '@msa/contracts';
+import { MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE, type CallContext, type ConsentCodeMailJob } from '@msa/contracts';
 import { createSealedText } from '@msa/service-kit';
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import { TEST_BASE_URL, TEST_INTERNAL_SECRET, buildPrincipal, createTestRedis, internalHeaders, testEcKeyPair, testLogger, type TestRedis } from '@msa/test-kit';
 import type { Logger, Metrics } from '@msa/service-kit';
 import type { Express } from 'express';
@@ -55,6 +55,8 @@ export async function startIdentity(name: string, opts: IdentityOptions = {}): P
     internalAuthSecret: TEST_INTERNAL_SECRET,
     logger: opts.logger ?? testLogger('identity'),
   });
+  // The tests' own view of the queue the mailer makes on its first e-mail.
+  const mailQueue = new Queue(MAIL_QUEUE, { connection: redis.redis, prefix: queuePrefix, skipVersionCheck: true });
   const seal = createSealedText(TEST_INTERNAL_SECRET, MAIL_JOB_SEAL_PURPOSE);
   const app = createApp({
     consentMailer,
@@ -74,9 +76,9 @@ export async function startIdentity(name: string, opts: IdentityOptions = {}): P
   return {
     api: supertest.agent(app),
     app,
-    mailQueue: consentMailer.queue,
+    mailQueue,
     async lastConsentCode() {
-      const [job] = await consentMailer.queue.getJobs(['waiting'], 0, 0, false);
+      const [job] = await mailQueue.getJobs(['waiting'], 0, 0, false);
       if (!job) return null;
       const opened = seal.open((job.data as ConsentCodeMailJob).sealed);
       return opened ? (JSON.parse(opened) as { to: string; code: string }) : null;
@@ -86,6 +88,7 @@ export async function startIdentity(name: string, opts: IdentityOptions = {}): P
     as: (ctx = {}) => internalHeaders('identity', ctx),
     async close() {
       await consentMailer.close();
+      await mailQueue.close();
       await redis.cleanup();
     },
   };

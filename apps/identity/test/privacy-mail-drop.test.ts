@@ -22,7 +22,7 @@ describe('createConsentMailDrop', () => {
     await mailer.send(mail('Erika+shop@Example.org'));
     await mailer.send(mail('erika@example.org'));
     await mailer.send(mail('someone@example.org'));
-    const drop = createConsentMailDrop(h.mailQueue, TEST_INTERNAL_SECRET);
+    const drop = createConsentMailDrop(async () => h.mailQueue, TEST_INTERNAL_SECRET);
 
     const dropped = await drop('erika@example.org');
 

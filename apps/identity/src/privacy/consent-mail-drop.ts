@@ -6,19 +6,21 @@ import { ConsentCodeSecret, MAIL_JOB_SEAL_PURPOSE, type ConsentCodeMailJob } fro
 import { createSealedText, mailboxKey } from '@msa/service-kit';
 import type { Queue } from 'bullmq';
 
-export function createConsentMailDrop(queue: Queue, internalAuthSecret: string) {
+/** `queue` gives the `mail` queue, made on first use (BullMQ loads with it). */
+export function createConsentMailDrop(queue: () => Promise<Queue>, internalAuthSecret: string) {
   const seal = createSealedText(internalAuthSecret, MAIL_JOB_SEAL_PURPOSE);
   /** Removes every job not yet sent whose address is `email`'s mailbox; returns how many. */
   return async function dropConsentMails(email: string): Promise<number> {
     const mailbox = mailboxKey(email);
     let dropped = 0;
-    const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized', 'failed'], 0, -1, true);
+    const mail = await queue();
+    const jobs = await mail.getJobs(['waiting', 'delayed', 'prioritized', 'failed'], 0, -1, true);
     for (const job of jobs) {
       const opened = seal.open(String((job.data as Partial<ConsentCodeMailJob>).sealed ?? ''));
       const secret = opened ? ConsentCodeSecret.safeParse(JSON.parse(opened)) : null;
       if (!secret?.success || mailboxKey(secret.data.to) !== mailbox) continue;
       // A job a worker took meanwhile cannot be removed: that code is sent, and it expires within minutes.
-      if (job.id && (await queue.remove(job.id)) === 1) dropped += 1;
+      if (job.id && (await mail.remove(job.id)) === 1) dropped += 1;
     }
     return dropped;
   };

@@ -60,7 +60,7 @@ export async function runPrivacyCommand(
       credentials: createCredentialStore(redis, config.REDIS_KEY_PREFIX),
       privacy: createPrivacyStore(redis, config.REDIS_KEY_PREFIX, config.INTERNAL_AUTH_SECRET),
       requests: createRequestsClient({ baseUrl: config.REQUESTS_URL, sign: createInternalSigner(config.INTERNAL_AUTH_SECRET), timeoutMs: 120_000 }),
-      dropConsentMails: createConsentMailDrop(mailQueue, config.INTERNAL_AUTH_SECRET),
+      dropConsentMails: createConsentMailDrop(async () => mailQueue, config.INTERNAL_AUTH_SECRET),
     };
     const ctx = { principal: null, sandbox: false, ip: '127.0.0.1', request_id: `privacy-cli-${randomUUID()}` };
     const subject = { kind: 'person' as const, email: command.email };

@@ -1,10 +1,13 @@
 // The producer side of the `mail` queue for the consent page's one-time code:
 // the intake worker sends it through the same SMTP transport as every other
-// e-mail. The address and the code travel sealed.
+// e-mail. The address and the code travel sealed. BullMQ is loaded with the
+// first e-mail (or the first erasure that looks at the queue), not at start:
+// its 230 modules are a tenth of identity's memory at rest, for a code that
+// most processes never send.
 import { LIMITS, MAIL_JOB_SEAL_PURPOSE, MAIL_QUEUE, type ApprovalTarget, type ConsentCodeMailJob, type ConsentLanguage, type RequestTrace } from '@msa/contracts';
 import { createSealedText, type Logger, type RedisClient } from '@msa/service-kit';
 import { throttledLog } from '@msa/service-kit/redis';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 
 export interface ConsentCodeMail {
   to: string;
@@ -31,27 +34,37 @@ export interface ConsentMailerOptions {
   logger: Logger;
 }
 
-export function createConsentMailer({ connection, prefix, internalAuthSecret, logger }: ConsentMailerOptions): ConsentMailer & { queue: Queue } {
+/** The `mail` queue, made on first use. */
+export type MailQueue = () => Promise<Queue>;
+
+export function createConsentMailer({ connection, prefix, internalAuthSecret, logger }: ConsentMailerOptions): ConsentMailer & { queue: MailQueue } {
   const seal = createSealedText(internalAuthSecret, MAIL_JOB_SEAL_PURPOSE);
-  const queue = new Queue<ConsentCodeMailJob>(MAIL_QUEUE, {
-    connection,
-    prefix,
-    // An outage fails each add fast instead of waiting for Redis to come back.
-    skipWaitingForReady: true,
-    skipVersionCheck: true,
-    defaultJobOptions: {
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 1_000 },
-      // The sealed code is of no use after its 10 minutes; nothing is kept longer than needed.
-      removeOnComplete: true,
-      removeOnFail: { age: 3_600 },
-    },
-  });
-  const queueError = throttledLog(logger, 'warn', 'mail queue error');
-  queue.on('error', (err) => queueError({ err }));
+  let made: Promise<Queue> | undefined;
+  let closed = false;
+  const queue: MailQueue = () =>
+    (made ??= import('bullmq').then(({ Queue }) => {
+      const q = new Queue<ConsentCodeMailJob>(MAIL_QUEUE, {
+        connection,
+        prefix,
+        // An outage fails each add fast instead of waiting for Redis to come back.
+        skipWaitingForReady: true,
+        skipVersionCheck: true,
+        defaultJobOptions: {
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1_000 },
+          // The sealed code is of no use after its 10 minutes; nothing is kept longer than needed.
+          removeOnComplete: true,
+          removeOnFail: { age: 3_600 },
+        },
+      });
+      const queueError = throttledLog(logger, 'warn', 'mail queue error');
+      q.on('error', (err) => queueError({ err }));
+      return q as Queue;
+    }));
   return {
     queue,
     async send(mail) {
+      if (closed) throw new Error('the consent mailer is closed');
       const job: ConsentCodeMailJob = {
         kind: 'consent_code',
         version: 1,
@@ -64,8 +77,11 @@ export function createConsentMailer({ connection, prefix, internalAuthSecret, lo
         expires_in_minutes: LIMITS.consentCodeLifetimeSeconds / 60,
         request_trace: mail.trace,
       };
-      await queue.add('consent_code', job);
+      await (await queue()).add('consent_code', job);
     },
-    close: () => queue.close(),
+    async close() {
+      closed = true;
+      if (made) await (await made).close();
+    },
   };
 }
