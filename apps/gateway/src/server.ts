@@ -90,15 +90,14 @@ function createTokenAuth(config: GatewayConfig, identity: IdentityClient) {
 export async function startService(config: GatewayConfig, deps: GatewayServiceDeps = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const metrics = createMetrics('gateway');
-  // Every request runs one limiter script: commands issued in the same tick
-  // share one write and one read instead of a syscall pair each. Redis still
-  // runs each script alone, so the counts stay exact across replicas. While
+  // The limiters lease their units (limits/leased-window.ts): a busy caller
+  // costs one script per 25 requests, so commands rarely share a tick, and
+  // auto-pipelining would wrap each alone in a pipeline of its own. While
   // Redis is away no command waits (no offline queue, a short timeout): the
   // limiters count in this replica's memory until it is back.
   const redis = createRedis(redisTopologyOf(config), 'api', {
     logger,
     label: 'rate-limits',
-    enableAutoPipelining: true,
     enableOfflineQueue: false,
     commandTimeout: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
   });
