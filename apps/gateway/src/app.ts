@@ -161,7 +161,6 @@ export function createApp(deps: GatewayDeps): Express {
   app.use((req, res, next) => {
     headers(req, res, noop);
     context(req, res, noop);
-    metrics.timing.start(req);
     // What the health router would match (case-insensitive, trailing slash allowed); it passes the rest on.
     if (HEALTH_PATH.test(req.path)) return health(req, res, (err?: unknown) => (err ? next(err) : gateway(req, res, next)));
     gateway(req, res, next);

@@ -44,7 +44,6 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
       // Timed here, served on the admin port (createAdminApp); the timer
       // shares the context's `finish` listener.
       context: requestContext(opts.logger, { finished: opts.metrics?.timing.finished }),
-      timing: opts.metrics?.timing.start,
       health: healthRoutes({ ready: opts.ready }),
       auth: opts.internalAuthSecret ? internalAuth(opts.internalAuthSecret, opts.service) : undefined,
       body: onlyWithBody([
@@ -64,24 +63,22 @@ const noop = () => undefined;
 const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;
 
 /**
- * Request context, timing, health, internal auth and body handling, in that
+ * Request context (with the timer), health, internal auth and body handling, in that
  * order, as one express layer: each layer express walks through costs a few
  * microseconds per request, and the health router runs only for its paths.
  */
 function serviceFront(parts: {
   context: RequestHandler;
-  timing: ((req: Parameters<RequestHandler>[0]) => void) | undefined;
   health: RequestHandler;
   auth: RequestHandler | undefined;
   body: RequestHandler;
 }): RequestHandler {
-  const { context, timing, health, auth, body } = parts;
+  const { context, health, auth, body } = parts;
   const afterAuth = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) =>
     auth ? auth(req, res, (err?: unknown) => (err ? next(err) : body(req, res, next))) : body(req, res, next);
   return (req, res, next) => {
     // context calls next() before it returns; neither fails.
     context(req, res, noop);
-    timing?.(req);
     if (HEALTH_PATH.test(req.path)) return health(req, res, (err?: unknown) => (err ? next(err) : afterAuth(req, res, next)));
     afterAuth(req, res, next);
   };

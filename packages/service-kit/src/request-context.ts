@@ -121,17 +121,24 @@ export function callContextOf(req: Pick<Request, 'id' | 'traceparent'>, signed: 
 export interface RequestContextOptions {
   /** Log failed requests (and every request at `debug`); default true. */
   logRequests?: boolean;
-  /** Runs when each response is sent, from the same `finish` listener (a request timer: Metrics `timing.finished`). */
-  finished?: (this: ServerResponse) => void;
+  /**
+   * Runs when each response is sent, from the same `finish` listener, with
+   * the request's start (`performance.now()`), the one the log line measures
+   * from: a request timer (Metrics `timing.finished`) takes no clock of its own.
+   */
+  finished?: (this: ServerResponse, startedAt: number) => void;
 }
 
 /** Request id and trace context on the request, the response and every log line. */
 export function requestContext(logger: Logger, { logRequests = true, finished }: RequestContextOptions = {}): RequestHandler {
   // One listener per response for the log line and `finished` together.
+  const finish = function (this: ServerResponse) {
+    finished!.call(this, (this.req as ContextRequest)[STARTED]!);
+  };
   const logAndFinish = finished
     ? function (this: ServerResponse) {
         logFinished.call(this);
-        finished.call(this);
+        finish.call(this);
       }
     : logFinished;
   return (req, res, next) => {
@@ -140,11 +147,11 @@ export function requestContext(logger: Logger, { logRequests = true, finished }:
     req.traceparent = nextTraceparent(req.headers.traceparent);
     r[BASE_LOGGER] = logger;
     res.setHeader('X-Request-Id', req.id);
-    // Only a level that writes one of the two lines pays for the listener.
-    if (logRequests && logger.isLevelEnabled('error')) {
-      r[STARTED] = performance.now();
-      res.on('finish', logAndFinish);
-    } else if (finished) res.on('finish', finished);
+    // Only a level that writes one of the two lines pays for the log listener.
+    const logs = logRequests && logger.isLevelEnabled('error');
+    if (logs || finished) r[STARTED] = performance.now();
+    if (logs) res.on('finish', logAndFinish);
+    else if (finished) res.on('finish', finish);
     next();
   };
 }
