@@ -32,4 +32,16 @@ describe('createConsentMailDrop', () => {
     expect(await drop('erika@example.org')).toBe(0);
     await mailer.close();
   });
+
+  it('lets the drop read the queue the mailer makes on first use, and a closed mailer neither sends nor makes one again', async () => {
+    const mailer = createConsentMailer({ connection: h.redis.redis, prefix: h.mailQueue.opts.prefix!, internalAuthSecret: TEST_INTERNAL_SECRET, logger: testLogger('identity') });
+    const mail = { to: 'late@example.org', code: '123456', lang: 'en' as const, clientName: 'Host', clientNameSelfDeclared: true, approvalTarget: { kind: 'host' as const, value: 'host.example' }, trace: {} };
+    await mailer.send(mail);
+    expect(await createConsentMailDrop(mailer.queue, TEST_INTERNAL_SECRET)('late@example.org')).toBe(1);
+    await mailer.close();
+
+    await expect(mailer.send(mail)).rejects.toThrow('the consent mailer is closed');
+    await expect(mailer.queue()).rejects.toThrow('the consent mailer is closed');
+    expect(await h.mailQueue.getWaitingCount()).toBe(1);
+  });
 });

@@ -41,8 +41,10 @@ export function createConsentMailer({ connection, prefix, internalAuthSecret, lo
   const seal = createSealedText(internalAuthSecret, MAIL_JOB_SEAL_PURPOSE);
   let made: Promise<Queue> | undefined;
   let closed = false;
-  const queue: MailQueue = () =>
-    (made ??= import('bullmq').then(({ Queue }) => {
+  const queue: MailQueue = () => {
+    // Once closed, nothing makes a queue (and its connections) again.
+    if (closed) return Promise.reject(new Error('the consent mailer is closed'));
+    return (made ??= import('bullmq').then(({ Queue }) => {
       const q = new Queue<ConsentCodeMailJob>(MAIL_QUEUE, {
         connection,
         prefix,
@@ -61,10 +63,10 @@ export function createConsentMailer({ connection, prefix, internalAuthSecret, lo
       q.on('error', (err) => queueError({ err }));
       return q as Queue;
     }));
+  };
   return {
     queue,
     async send(mail) {
-      if (closed) throw new Error('the consent mailer is closed');
       const job: ConsentCodeMailJob = {
         kind: 'consent_code',
         version: 1,
