@@ -25,11 +25,19 @@ const STARTED = Symbol('metricsStarted');
 declareRequestFields(STARTED);
 type TimedRequest = Request & { [STARTED]?: number };
 
+/**
+ * How often the event-loop delay histogram (`nodejs_eventloop_lag_p99_seconds`
+ * and its siblings) samples, in ms. prom-client's 10 ms woke an idle service a
+ * hundred times a second, 7.7 ms of CPU a second; 100 ms costs 0.8. The
+ * alerted `nodejs_eventloop_lag_seconds` is measured at each scrape instead.
+ */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** One registry per service instance, so tests can build several apps in one process. */
 export function createMetrics(service: string): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
