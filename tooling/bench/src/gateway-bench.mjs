@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createInternalSigner } from '@msa/service-kit';
 import { cpuPer } from './cpu-watch.mjs';
 import { frontServices } from './front-services.mjs';
-import { measureLoad } from './load.mjs';
+import { measureLoad, measurePaced } from './load.mjs';
 import { countModules, spawnService, waitForOk } from './processes.mjs';
 import { recordIdleAfter } from './rss-sampler.mjs';
 
@@ -128,6 +128,16 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
   await recordIdleAfter(sampler, [catalog, identity, gateway], readyAt, settings.idleSeconds);
   const directRun = await run('catalog direct', { url: `http://127.0.0.1:${catalogPort}${path}`, headers: internal('catalog', 'bench-direct'), participants: systemParticipants, redis });
   const gatewayRun = await run('through the gateway', { url: `${publicBaseUrl}${path}`, headers: bearer, participants: systemParticipants, redis });
+  // The catalog called directly at the rate it answered behind the gateway, evenly: the load it had there, without the hop.
+  const pacedRate = Math.max(1, Math.round(gatewayRun.requestsPerSecond));
+  log(`catalog direct, paced at ${pacedRate} req/s: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s, ${settings.connections} connections`);
+  const pacedRun = await measurePaced({
+    ...load,
+    url: `http://127.0.0.1:${catalogPort}${path}`,
+    headers: internal('catalog', 'bench-paced'),
+    rate: pacedRate,
+    participants: systemParticipants,
+  });
   // The same GET without credentials: no key lookup, counted per address.
   const anonymousRun = await run('through the gateway, anonymous', { url: `${publicBaseUrl}${path}`, participants: systemParticipants, redis });
   const identityRun = await run('identity direct (POST /internal/introspect)', {
@@ -141,7 +151,7 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
 
   if (settings.profileDir) {
     // Which process wrote which profile, and when each run measured: profile-summary cuts a profile to one run.
-    const windows = { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, anonymous: anonymousRun, identity: identityRun };
+    const windows = { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, paced: pacedRun, anonymous: anonymousRun, identity: identityRun };
     const pids = Object.fromEntries([gateway, catalog, identity, refProxy, refExpress, refNodeHttp].map((s) => [s.pid, s.name]));
     writeFileSync(join(settings.profileDir, 'runs.json'), `${JSON.stringify({ pids, windows: Object.fromEntries(Object.entries(windows).map(([k, r]) => [k, r.window])) }, null, 2)}\n`);
   }
@@ -161,7 +171,7 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
     inFlightPerPrincipal: settings.connections,
     responseBytes: catalogBytes.length,
     modules,
-    runs: { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, anonymous: anonymousRun, identity: identityRun },
+    runs: { nodeHttp: nodeHttpRun, express: expressRun, proxy: proxyRun, direct: directRun, gateway: gatewayRun, paced: pacedRun, anonymous: anonymousRun, identity: identityRun },
     cpuPerRequest: {
       nodeHttp: perRequest(nodeHttpRun, refNodeHttp.name),
       express: perRequest(expressRun, refExpress.name),
@@ -173,6 +183,7 @@ export async function runGatewayBench({ root, redis, redisEnv, redisPids, keyPre
       anonymous: perRequest(anonymousRun, 'gateway'),
       catalogBehindAnonymous: perRequest(anonymousRun, 'catalog'),
       catalogBehindGateway: perRequest(gatewayRun, 'catalog'),
+      catalogPaced: perRequest(pacedRun, 'catalog'),
       identityBehindGateway: perRequest(gatewayRun, 'identity'),
       redisBehindGateway: redisPer(gatewayRun),
       identityDirect: perRequest(identityRun, 'identity'),

@@ -93,7 +93,7 @@ function searchTable(r) {
 function gatewayTable(r, s, redisNote) {
   const f = gatewayFigures(r);
   const c = r.cpuPerRequest;
-  const { nodeHttp, express, proxy, direct, gateway, anonymous, identity } = r.runs;
+  const { nodeHttp, express, proxy, direct, gateway, paced, anonymous, identity } = r.runs;
   const clean = (run) => run.non2xx === 0 && run.errors === 0 && run.ok > 0;
   const speed = (run) => `${fmt(run.requestsPerSecond)} req/s, p50 ${run.p50} / p99 ${run.p99} ms`;
   const commands = (n) => (Number.isFinite(n) ? fmt(n, 1) : 'n/a');
@@ -109,6 +109,8 @@ function gatewayTable(r, s, redisNote) {
       info('  behind it: catalog / identity / Redis', `${us(c.catalogBehindGateway)} / ${us(c.identityBehindGateway)} / ${us(c.redisBehindGateway)}`),
       ratioRow('catalog CPU behind the gateway / direct', f.behindGatewayCpuRatio, '<=', TARGETS.behindGatewayCpuRatio),
       info('  for scale: express behind the reference proxy / direct', fmt(f.behindProxyCpuRatio, 2)),
+      info('  catalog direct, paced evenly at the gateway run\'s rate', `${us(c.catalogPaced)}; ${speed(paced)}`),
+      info('  catalog behind the gateway / direct at the same rate', fmt(f.behindPacedCpuRatio, 2)),
       info('  Redis commands per request', commands(r.redisCommandsPerRequest.gateway)),
       ratioRow('gateway CPU / proxy CPU', f.gatewayCpuRatio, '<=', TARGETS.gatewayCpuRatio),
       info('gateway, anonymous (no credentials)', `${us(c.anonymous)}; ${speed(anonymous)}; Redis commands per request ${commands(r.redisCommandsPerRequest.anonymous)}`),
@@ -119,9 +121,9 @@ function gatewayTable(r, s, redisNote) {
       info('  Redis CPU / commands per introspection', `${us(c.redisBehindIdentity)} / ${commands(r.redisCommandsPerRequest.identity)}`),
       check(
         'responses not 2xx / errors (all runs)',
-        [nodeHttp, express, proxy, direct, gateway, anonymous, identity].map((run) => `${run.non2xx}/${run.errors}`).join(', '),
+        [nodeHttp, express, proxy, direct, gateway, paced, anonymous, identity].map((run) => `${run.non2xx}/${run.errors}`).join(', '),
         'none',
-        [nodeHttp, express, proxy, direct, gateway, anonymous, identity].every(clean),
+        [nodeHttp, express, proxy, direct, gateway, paced, anonymous, identity].every(clean),
       ),
     ],
     [
@@ -130,6 +132,7 @@ function gatewayTable(r, s, redisNote) {
       formatCpu('the proxy reference', proxy.cpu),
       formatCpu('the direct run', direct.cpu),
       formatCpu('the gateway run', gateway.cpu),
+      formatCpu('the paced direct run', paced.cpu),
       formatCpu('the anonymous gateway run', anonymous.cpu),
       formatCpu('the identity run', identity.cpu),
       `note: the gateway ran with RATE_LIMIT_PER_MINUTE and RATE_LIMIT_ANON_PER_MINUTE=${r.rateLimitPerMinute}, IN_FLIGHT_PER_PRINCIPAL and IN_FLIGHT_PER_ADDRESS=${r.inFlightPerPrincipal} (one key, one address on every connection), so no limit answers 429; every request is still counted by the limiter.`,

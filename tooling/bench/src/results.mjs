@@ -18,6 +18,8 @@ export function gatewayFigures(r) {
     /** The same GET without credentials: no key, counted per address. */
     anonymousCpuRatio: c.anonymous / c.proxy,
     behindGatewayCpuRatio: c.catalogBehindGateway / c.catalogDirect,
+    /** Behind the gateway ÷ called directly at the same rate, evenly paced: the hop without the difference in load. */
+    behindPacedCpuRatio: c.catalogBehindGateway / c.catalogPaced,
     /** The same ratio for the bare express app behind the bare proxy: what a proxy hop alone does to the process behind it. */
     behindProxyCpuRatio: c.proxyUpstream / c.express,
     /** Against the bare proxy in front of bare express: what the gateway's own work costs in rate and tail. */
@@ -88,6 +90,8 @@ export function buildResults({ startedAt, idle, settings, measured, rss, modules
       p99_ratio: round(f.p99Ratio, 3),
       catalog_cpu_us_per_request: round(c.catalogBehindGateway),
       catalog_cpu_ratio: round(f.behindGatewayCpuRatio, 3),
+      catalog_paced_cpu_us_per_request: round(c.catalogPaced),
+      catalog_paced_cpu_ratio: round(f.behindPacedCpuRatio, 3),
       identity_cpu_us_per_request: round(c.identityBehindGateway),
       redis_cpu_us_per_request: round(c.redisBehindGateway),
       redis_commands_per_request: round(g.redisCommandsPerRequest.gateway, 2),
