@@ -9,7 +9,7 @@ import { oneShot } from './redis-cluster.js';
 import { startRedisProcess, type RedisProcess } from './redis-process.js';
 
 export const SENTINEL_MASTER_NAME = 'drill-master';
-export const SENTINEL_DOWN_AFTER_MS = 1_000;
+export const SENTINEL_DOWN_AFTER_MS = 2_000;
 
 export interface RedisSentinelSetup {
   /** The two data nodes; which one is master changes with a failover. */
